@@ -1,0 +1,267 @@
+//! The four floating-point formats a stochastic value can have, and their exact directed-rounding
+//! kernels.
+
+use std::fmt::{Debug, Display, LowerExp};
+
+use half::{bf16, f16};
+
+use crate::round::{self, GRID_BF16, GRID_F16};
+
+mod sealed {
+    pub trait Sealed {}
+    impl Sealed for f64 {}
+    impl Sealed for f32 {}
+    impl Sealed for half::f16 {}
+    impl Sealed for half::bf16 {}
+}
+
+/// How samples are held in memory: `f64` for binary64, `f32` for the other formats (binary16 and
+/// bfloat16 values are exact in `f32`, so they are kept there and never converted in the hot
+/// path).
+pub trait Repr: Copy + Default + PartialEq + PartialOrd + Debug + Send + Sync + 'static {
+    /// Exact widening to `f64`.
+    fn to_f64(self) -> f64;
+    /// Negation (exact).
+    fn neg(self) -> Self;
+    /// Whether the sample is infinite.
+    fn is_infinite(self) -> bool;
+}
+
+impl Repr for f64 {
+    #[inline(always)]
+    fn to_f64(self) -> f64 {
+        self
+    }
+    #[inline(always)]
+    fn neg(self) -> Self {
+        -self
+    }
+    #[inline(always)]
+    fn is_infinite(self) -> bool {
+        f64::is_infinite(self)
+    }
+}
+
+impl Repr for f32 {
+    #[inline(always)]
+    fn to_f64(self) -> f64 {
+        f64::from(self)
+    }
+    #[inline(always)]
+    fn neg(self) -> Self {
+        -self
+    }
+    #[inline(always)]
+    fn is_infinite(self) -> bool {
+        f32::is_infinite(self)
+    }
+}
+
+/// A floating-point format: `f64`, `f32`, [`half::f16`] or [`half::bf16`].
+///
+/// The kernels round the exact result of an operation toward +inf (`dir = 1.0`) or -inf
+/// (`dir = -1.0`). This trait is sealed: the formats are the four above.
+pub trait Format:
+    sealed::Sealed + Copy + Default + PartialOrd + Debug + Display + LowerExp + Send + Sync + 'static
+{
+    /// Storage and arithmetic type of the samples.
+    type Repr: Repr;
+    /// IEEE 754 name of the format.
+    const NAME: &'static str;
+    /// Rust spelling of the primitive type.
+    const RUST: &'static str;
+    /// Significand bits, hidden bit included.
+    const PRECISION: u32;
+    /// Most decimal digits the format can hold: log10(2^PRECISION).
+    const MAX_DIGITS: f64;
+    /// Whether overflow and underflow are detected (the 16-bit formats).
+    const LIMITED_RANGE: bool;
+    /// Order used to pick the wider of two formats (see [`crate::Promote`]).
+    const RANK: u8;
+
+    /// The primitive value of a sample.
+    fn from_repr(r: Self::Repr) -> Self;
+    /// A primitive value as a sample (exact).
+    fn to_repr(self) -> Self::Repr;
+    /// Round-to-nearest of an `f64` (how a literal or an input is converted).
+    fn nearest(x: f64) -> Self::Repr;
+    /// Directed rounding of an `f64`.
+    fn round(x: f64, dir: f64) -> Self::Repr;
+    /// Directed `a + b`.
+    fn add(a: Self::Repr, b: Self::Repr, dir: f64) -> Self::Repr;
+    /// Directed `a * b`.
+    fn mul(a: Self::Repr, b: Self::Repr, dir: f64) -> Self::Repr;
+    /// Directed `a / b`.
+    fn div(a: Self::Repr, b: Self::Repr, dir: f64) -> Self::Repr;
+    /// Directed `sqrt(a)`.
+    fn sqrt(a: Self::Repr, dir: f64) -> Self::Repr;
+    /// Exact conversion from a narrower format's sample (`x` is representable).
+    fn exact(x: f64) -> Self::Repr;
+}
+
+impl Format for f64 {
+    type Repr = f64;
+    const NAME: &'static str = "binary64";
+    const RUST: &'static str = "f64";
+    const PRECISION: u32 = 53;
+    const MAX_DIGITS: f64 = 15.95;
+    const LIMITED_RANGE: bool = false;
+    const RANK: u8 = 3;
+
+    #[inline(always)]
+    fn from_repr(r: f64) -> Self {
+        r
+    }
+    #[inline(always)]
+    fn to_repr(self) -> f64 {
+        self
+    }
+    #[inline(always)]
+    fn nearest(x: f64) -> f64 {
+        x
+    }
+    #[inline(always)]
+    fn round(x: f64, _dir: f64) -> f64 {
+        x
+    }
+    #[inline(always)]
+    fn add(a: f64, b: f64, dir: f64) -> f64 {
+        round::add_f64(a, b, dir)
+    }
+    #[inline(always)]
+    fn mul(a: f64, b: f64, dir: f64) -> f64 {
+        round::mul_f64(a, b, dir)
+    }
+    #[inline(always)]
+    fn div(a: f64, b: f64, dir: f64) -> f64 {
+        round::div_f64(a, b, dir)
+    }
+    #[inline(always)]
+    fn sqrt(a: f64, dir: f64) -> f64 {
+        round::sqrt_f64(a, dir)
+    }
+    #[inline(always)]
+    fn exact(x: f64) -> f64 {
+        x
+    }
+}
+
+impl Format for f32 {
+    type Repr = f32;
+    const NAME: &'static str = "binary32";
+    const RUST: &'static str = "f32";
+    const PRECISION: u32 = 24;
+    const MAX_DIGITS: f64 = 7.22;
+    const LIMITED_RANGE: bool = false;
+    const RANK: u8 = 2;
+
+    #[inline(always)]
+    fn from_repr(r: f32) -> Self {
+        r
+    }
+    #[inline(always)]
+    fn to_repr(self) -> f32 {
+        self
+    }
+    #[inline(always)]
+    fn nearest(x: f64) -> f32 {
+        x as f32
+    }
+    #[inline(always)]
+    fn round(x: f64, dir: f64) -> f32 {
+        round::f64_to_f32(x, dir)
+    }
+    #[inline(always)]
+    fn add(a: f32, b: f32, dir: f64) -> f32 {
+        round::add_f32(a, b, dir)
+    }
+    #[inline(always)]
+    fn mul(a: f32, b: f32, dir: f64) -> f32 {
+        round::mul_f32(a, b, dir)
+    }
+    #[inline(always)]
+    fn div(a: f32, b: f32, dir: f64) -> f32 {
+        round::div_f32(a, b, dir)
+    }
+    #[inline(always)]
+    fn sqrt(a: f32, dir: f64) -> f32 {
+        round::sqrt_f32(a, dir)
+    }
+    #[inline(always)]
+    fn exact(x: f64) -> f32 {
+        x as f32
+    }
+}
+
+macro_rules! sixteen_bit_format {
+    ($t:ty, $grid:expr, $name:literal, $rust:literal, $prec:literal, $digits:literal, $rank:literal) => {
+        impl Format for $t {
+            type Repr = f32;
+            const NAME: &'static str = $name;
+            const RUST: &'static str = $rust;
+            const PRECISION: u32 = $prec;
+            const MAX_DIGITS: f64 = $digits;
+            const LIMITED_RANGE: bool = true;
+            const RANK: u8 = $rank;
+
+            #[inline(always)]
+            fn from_repr(r: f32) -> Self {
+                <$t>::from_f32(r)
+            }
+            #[inline(always)]
+            fn to_repr(self) -> f32 {
+                self.to_f32()
+            }
+            #[inline(always)]
+            fn nearest(x: f64) -> f32 {
+                round::grid_nearest(x, $grid) as f32
+            }
+            #[inline(always)]
+            fn round(x: f64, dir: f64) -> f32 {
+                round::grid_round(x, 0.0, dir, $grid) as f32
+            }
+            #[inline(always)]
+            fn add(a: f32, b: f32, dir: f64) -> f32 {
+                round::add_grid(a, b, dir, $grid)
+            }
+            #[inline(always)]
+            fn mul(a: f32, b: f32, dir: f64) -> f32 {
+                round::mul_grid(a, b, dir, $grid)
+            }
+            #[inline(always)]
+            fn div(a: f32, b: f32, dir: f64) -> f32 {
+                round::div_grid(a, b, dir, $grid)
+            }
+            #[inline(always)]
+            fn sqrt(a: f32, dir: f64) -> f32 {
+                round::sqrt_grid(a, dir, $grid)
+            }
+            #[inline(always)]
+            fn exact(x: f64) -> f32 {
+                x as f32
+            }
+        }
+    };
+}
+
+sixteen_bit_format!(f16, GRID_F16, "binary16", "fptune::f16", 11, 3.31, 1);
+sixteen_bit_format!(bf16, GRID_BF16, "bfloat16", "fptune::bf16", 8, 2.41, 0);
+
+/// The format an operation between `Self` and `Rhs` is computed in: the wider of the two
+/// (DESIGN.md, semantics 2). binary16 and bfloat16 each hold values the other cannot, so an
+/// operation between them is computed in binary32, the narrowest format holding both exactly.
+pub trait Promote<Rhs: Format>: Format {
+    /// The common format.
+    type Output: Format;
+}
+
+macro_rules! promote {
+    ($($a:ty, $b:ty => $o:ty;)*) => { $( impl Promote<$b> for $a { type Output = $o; } )* };
+}
+
+promote! {
+    f64, f64 => f64; f64, f32 => f64; f64, f16 => f64; f64, bf16 => f64;
+    f32, f64 => f64; f32, f32 => f32; f32, f16 => f32; f32, bf16 => f32;
+    f16, f64 => f64; f16, f32 => f32; f16, f16 => f16; f16, bf16 => f32;
+    bf16, f64 => f64; bf16, f32 => f32; bf16, f16 => f32; bf16, bf16 => bf16;
+}

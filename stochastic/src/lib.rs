@@ -1,0 +1,48 @@
+//! # fptune: discrete stochastic arithmetic for Rust
+//!
+//! The runtime a crate tuned by `cargo fptune` depends on. It provides the stochastic types that
+//! validate a precision configuration the way the CADNA library does:
+//!
+//! - [`Sf64`], [`Sf32`], [`Sf16`], [`Sbf16`]: [`Stochastic`] values of binary64, binary32,
+//!   binary16 ([`f16`]) and bfloat16 ([`bf16`]). Each holds three samples computed with *random
+//!   rounding*: every operation rounds each sample toward +inf or -inf with equal probability (two
+//!   random bits per operation, the third sample rounded opposite to the second, as CADNA does).
+//! - The rounding is exactly the directed rounding of the exact result, obtained with error-free
+//!   transformations, never by changing the hardware rounding mode (Rust and LLVM assume
+//!   round-to-nearest). See `round.rs`.
+//! - [`Stochastic::digits`] estimates how many decimal digits of the mean are exact (Student t,
+//!   95%, three samples); [`Stochastic::is_noise`] says when none is. `Display` prints only the
+//!   exact digits, or `@.0` for numerical noise.
+//! - Numerical instabilities (unstable division, multiplication, power and mathematical
+//!   functions, branching, intrinsics, cancellation, and overflow/underflow in the 16-bit
+//!   formats) are counted per thread and summed by [`stochastic::report`].
+//!
+//! ```
+//! use fptune::Sf64;
+//! fptune::stochastic::set_seed(1);
+//! let third = Sf64::from(1.0) / Sf64::from(3.0);
+//! assert!(third.digits() > 15.0);
+//! // Catastrophic cancellation leaves numerical noise.
+//! let big = Sf64::from(1e17);
+//! let noise = (big + third) - big - third;
+//! assert!(noise.is_noise());
+//! assert_eq!(noise.to_string(), "@.0");
+//! ```
+//!
+//! ## Semantics between formats
+//! An operation between two formats is computed in the wider one (binary16 with bfloat16: in
+//! binary32) and rounded once there; a primitive `f64`/`f32` operand adapts to the stochastic
+//! operand's format (rounded to nearest, like a literal); `*Assign` stores back into the left
+//! operand's format, rounding at random when the result is wider.
+
+mod format;
+mod math;
+mod ops;
+mod rng;
+mod round;
+pub mod stochastic;
+mod value;
+
+pub use format::{Format, Promote, Repr};
+pub use half::{bf16, f16};
+pub use value::{Sbf16, Sf16, Sf32, Sf64, Stochastic, TAU};

@@ -1,0 +1,376 @@
+//! Arithmetic operators and comparisons.
+//!
+//! One canonical implementation per operation between two values of the same format
+//! (`Stochastic::add_same` and friends); every other combination (two formats, a primitive on
+//! either side, references, `*Assign`) is generated from it by macros. Between two formats the
+//! operation is computed in the wider one ([`Promote`]); a primitive operand adapts to the
+//! stochastic operand's format, rounded to nearest like a literal. Only `f64` primitives take
+//! part (as float literals default to `f64`): with `f32` impls too, `2.0 * x` would not infer.
+
+use std::cmp::Ordering;
+use std::iter::{Product, Sum};
+use std::ops::{Add, AddAssign, Div, DivAssign, Mul, MulAssign, Neg, Sub, SubAssign};
+
+use half::{bf16, f16};
+
+use crate::format::{Format, Promote, Repr};
+use crate::rng;
+use crate::stochastic::{self, Instability};
+use crate::value::{accuracy_scale, is_noise_f64, note, Stochastic};
+
+/// `10^(-2 * MAX_DIGITS)`: the accuracy scale of an exact value of format `F`.
+#[inline(always)]
+fn exact_scale<F: Format>() -> f64 {
+    match F::PRECISION {
+        53 => 1.258_925_411_794_166_4e-32,
+        24 => 3.630_780_547_701_013_5e-15,
+        11 => 2.398_832_919_019_490_4e-7,
+        _ => 1.513_561_248_436_208_3e-5,
+    }
+}
+
+impl<F: Format> Stochastic<F> {
+    #[inline(always)]
+    fn apply2(a: Self, b: Self, k: impl Fn(F::Repr, F::Repr, f64) -> F::Repr) -> Self {
+        let d = rng::directions();
+        Self::from_repr([k(a.s[0], b.s[0], d[0]), k(a.s[1], b.s[1], d[1]), k(a.s[2], b.s[2], d[2])])
+    }
+
+    /// Counts an overflow when a sample became infinite from finite operands, and an underflow
+    /// when it became zero although `nonzero_exact` says the exact result was not.
+    #[inline(always)]
+    fn check_range(self, a: Self, b: Self, nonzero_exact: impl Fn(f64, f64) -> bool) {
+        for i in 0..3 {
+            let (r, x, y) = (self.s[i].to_f64(), a.s[i].to_f64(), b.s[i].to_f64());
+            if r.is_infinite() && x.is_finite() && y.is_finite() {
+                note(Instability::Overflow);
+            } else if r == 0.0 && x.is_finite() && y.is_finite() && nonzero_exact(x, y) {
+                note(Instability::Underflow);
+            }
+        }
+    }
+
+    /// `a + b` in one format, with cancellation detection.
+    #[inline(always)]
+    pub(crate) fn add_same(self, rhs: Self) -> Self {
+        let r = Self::apply2(self, rhs, F::add);
+        let mask = stochastic::detect_mask();
+        if stochastic::mask_has(mask, Instability::Cancellation) {
+            r.check_cancellation(self, rhs);
+        }
+        if F::LIMITED_RANGE && stochastic::mask_has(mask, Instability::Overflow) {
+            r.check_range(self, rhs, |_, _| false);
+        }
+        r
+    }
+
+    /// A result lost at least the threshold of digits against the less accurate operand.
+    #[inline(always)]
+    fn check_cancellation(self, a: Self, b: Self) {
+        let rs = self.samples_f64();
+        if rs[0] == rs[1] && rs[1] == rs[2] {
+            return;
+        }
+        let floor = exact_scale::<F>();
+        let k = stochastic::cancel_scale();
+        let lr = accuracy_scale(rs, floor);
+        // The operands have at most MAX_DIGITS: a result this accurate lost fewer digits.
+        if lr < floor * k {
+            return;
+        }
+        let worse = accuracy_scale(a.samples_f64(), floor).max(accuracy_scale(b.samples_f64(), floor));
+        if worse * k <= 1.0 && lr >= worse * k {
+            stochastic::record(Instability::Cancellation);
+        }
+    }
+
+    /// `a * b` in one format.
+    #[inline(always)]
+    pub(crate) fn mul_same(self, rhs: Self) -> Self {
+        let mask = stochastic::detect_mask();
+        if stochastic::mask_has(mask, Instability::UnstableMultiplication)
+            && self.is_noise()
+            && rhs.is_noise()
+        {
+            stochastic::record(Instability::UnstableMultiplication);
+        }
+        let r = Self::apply2(self, rhs, F::mul);
+        if F::LIMITED_RANGE && mask & stochastic::RANGE_BITS != 0 {
+            r.check_range(self, rhs, |x, y| x != 0.0 && y != 0.0);
+        }
+        r
+    }
+
+    /// `a / b` in one format.
+    #[inline(always)]
+    pub(crate) fn div_same(self, rhs: Self) -> Self {
+        let mask = stochastic::detect_mask();
+        if stochastic::mask_has(mask, Instability::UnstableDivision) && rhs.is_noise() {
+            stochastic::record(Instability::UnstableDivision);
+        }
+        let r = Self::apply2(self, rhs, F::div);
+        if F::LIMITED_RANGE && mask & stochastic::RANGE_BITS != 0 {
+            r.check_range(self, rhs, |x, y| x != 0.0 && y != 0.0);
+        }
+        r
+    }
+
+    /// The comparison of `self - rhs` against zero, as CADNA's relational operators: equal when
+    /// the difference is a computed zero (zero mean, or numerical noise, which also counts an
+    /// unstable branching), otherwise ordered by the sign of the mean difference. `None` when a
+    /// sample is NaN.
+    #[inline(always)]
+    pub(crate) fn compare_same(self, rhs: Self) -> Option<Ordering> {
+        let d = self.add_same_quiet(-rhs);
+        let s = d.samples_f64();
+        if s.iter().any(|x| x.is_nan()) {
+            return None;
+        }
+        let sum = s[0] + s[1] + s[2];
+        if is_noise_f64(s) {
+            note(Instability::UnstableBranching);
+            return Some(Ordering::Equal);
+        }
+        sum.partial_cmp(&0.0)
+    }
+
+    /// `a + b` without instability detection (for the difference inside a comparison).
+    #[inline(always)]
+    fn add_same_quiet(self, rhs: Self) -> Self {
+        Self::apply2(self, rhs, F::add)
+    }
+}
+
+impl<F: Format> Neg for Stochastic<F> {
+    type Output = Self;
+    #[inline(always)]
+    fn neg(self) -> Self {
+        Self::from_repr(self.s.map(Repr::neg))
+    }
+}
+
+impl<F: Format> Neg for &Stochastic<F> {
+    type Output = Stochastic<F>;
+    #[inline(always)]
+    fn neg(self) -> Stochastic<F> {
+        -*self
+    }
+}
+
+macro_rules! binary_op {
+    ($Op:ident, $op:ident, $OpAssign:ident, $op_assign:ident, |$a:ident, $b:ident| $body:expr) => {
+        impl<F: Format> $Op for Stochastic<F> {
+            type Output = Self;
+            #[inline(always)]
+            fn $op(self, rhs: Self) -> Self {
+                let ($a, $b) = (self, rhs);
+                $body
+            }
+        }
+        impl<'r, F: Format> $Op<&'r Stochastic<F>> for Stochastic<F> {
+            type Output = Self;
+            #[inline(always)]
+            fn $op(self, rhs: &'r Self) -> Self {
+                $Op::$op(self, *rhs)
+            }
+        }
+        impl<'l, F: Format> $Op<Stochastic<F>> for &'l Stochastic<F> {
+            type Output = Stochastic<F>;
+            #[inline(always)]
+            fn $op(self, rhs: Stochastic<F>) -> Stochastic<F> {
+                $Op::$op(*self, rhs)
+            }
+        }
+        impl<'l, 'r, F: Format> $Op<&'r Stochastic<F>> for &'l Stochastic<F> {
+            type Output = Stochastic<F>;
+            #[inline(always)]
+            fn $op(self, rhs: &'r Stochastic<F>) -> Stochastic<F> {
+                $Op::$op(*self, *rhs)
+            }
+        }
+        impl<F: Format> $OpAssign for Stochastic<F> {
+            #[inline(always)]
+            fn $op_assign(&mut self, rhs: Self) {
+                *self = $Op::$op(*self, rhs);
+            }
+        }
+        impl<'r, F: Format> $OpAssign<&'r Stochastic<F>> for Stochastic<F> {
+            #[inline(always)]
+            fn $op_assign(&mut self, rhs: &'r Self) {
+                *self = $Op::$op(*self, *rhs);
+            }
+        }
+        binary_op!(@prim $Op, $op, $OpAssign, $op_assign, f64, |$a, $b| $body);
+        binary_op!(@cross $Op, $op, $OpAssign, $op_assign:
+            f64, f32; f64, f16; f64, bf16; f32, f64; f32, f16; f32, bf16;
+            f16, f64; f16, f32; f16, bf16; bf16, f64; bf16, f32; bf16, f16);
+    };
+    (@cross $Op:ident, $op:ident, $OpAssign:ident, $op_assign:ident: $($A:ty, $B:ty);*) => {$(
+        /// Computed in the wider format ([`Promote`]).
+        impl $Op<Stochastic<$B>> for Stochastic<$A> {
+            type Output = Stochastic<<$A as Promote<$B>>::Output>;
+            #[inline(always)]
+            fn $op(self, rhs: Stochastic<$B>) -> Self::Output {
+                let a: Self::Output = self.cast();
+                let b: Self::Output = rhs.cast();
+                $Op::$op(a, b)
+            }
+        }
+        impl $Op<&Stochastic<$B>> for Stochastic<$A> {
+            type Output = Stochastic<<$A as Promote<$B>>::Output>;
+            #[inline(always)]
+            fn $op(self, rhs: &Stochastic<$B>) -> Self::Output {
+                $Op::$op(self, *rhs)
+            }
+        }
+        impl $Op<Stochastic<$B>> for &Stochastic<$A> {
+            type Output = Stochastic<<$A as Promote<$B>>::Output>;
+            #[inline(always)]
+            fn $op(self, rhs: Stochastic<$B>) -> Self::Output {
+                $Op::$op(*self, rhs)
+            }
+        }
+        /// Stores into the left operand's format (rounding at random when the result is wider).
+        impl $OpAssign<Stochastic<$B>> for Stochastic<$A> {
+            #[inline(always)]
+            fn $op_assign(&mut self, rhs: Stochastic<$B>) {
+                *self = $Op::$op(*self, rhs).cast::<$A>();
+            }
+        }
+    )*};
+    (@prim $Op:ident, $op:ident, $OpAssign:ident, $op_assign:ident, $p:ty, |$a:ident, $b:ident| $body:expr) => {
+        /// The primitive adapts to the stochastic operand's format.
+        impl<F: Format> $Op<$p> for Stochastic<F> {
+            type Output = Stochastic<F>;
+            #[inline(always)]
+            fn $op(self, rhs: $p) -> Stochastic<F> {
+                let ($a, $b) = (self, Stochastic::<F>::from_f64(f64::from(rhs)));
+                $body
+            }
+        }
+        impl<F: Format> $Op<$p> for &Stochastic<F> {
+            type Output = Stochastic<F>;
+            #[inline(always)]
+            fn $op(self, rhs: $p) -> Stochastic<F> {
+                $Op::$op(*self, rhs)
+            }
+        }
+        impl<F: Format> $Op<Stochastic<F>> for $p {
+            type Output = Stochastic<F>;
+            #[inline(always)]
+            fn $op(self, rhs: Stochastic<F>) -> Stochastic<F> {
+                let ($a, $b) = (Stochastic::<F>::from_f64(f64::from(self)), rhs);
+                $body
+            }
+        }
+        impl<F: Format> $Op<&Stochastic<F>> for $p {
+            type Output = Stochastic<F>;
+            #[inline(always)]
+            fn $op(self, rhs: &Stochastic<F>) -> Stochastic<F> {
+                $Op::$op(self, *rhs)
+            }
+        }
+        impl<F: Format> $OpAssign<$p> for Stochastic<F> {
+            #[inline(always)]
+            fn $op_assign(&mut self, rhs: $p) {
+                *self = $Op::$op(*self, rhs);
+            }
+        }
+    };
+}
+
+binary_op!(Add, add, AddAssign, add_assign, |a, b| a.add_same(b));
+binary_op!(Sub, sub, SubAssign, sub_assign, |a, b| a.add_same(-b));
+binary_op!(Mul, mul, MulAssign, mul_assign, |a, b| a.mul_same(b));
+binary_op!(Div, div, DivAssign, div_assign, |a, b| a.div_same(b));
+
+impl<F: Format> PartialEq for Stochastic<F> {
+    /// Stochastic equality: the difference is a computed zero (see [`PartialOrd`]).
+    #[inline(always)]
+    fn eq(&self, other: &Self) -> bool {
+        self.partial_cmp(other) == Some(Ordering::Equal)
+    }
+}
+
+impl<F: Format> PartialOrd for Stochastic<F> {
+    /// Stochastic order (CADNA's relational operators): equal when the difference is a computed
+    /// zero, which counts an unstable branching when it is numerical noise.
+    #[inline(always)]
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        self.compare_same(*other)
+    }
+}
+
+macro_rules! compare_cross {
+    ($($A:ty, $B:ty);*) => {$(
+        impl PartialEq<Stochastic<$B>> for Stochastic<$A> {
+            #[inline(always)]
+            fn eq(&self, other: &Stochastic<$B>) -> bool {
+                self.partial_cmp(other) == Some(Ordering::Equal)
+            }
+        }
+        impl PartialOrd<Stochastic<$B>> for Stochastic<$A> {
+            #[inline(always)]
+            fn partial_cmp(&self, other: &Stochastic<$B>) -> Option<Ordering> {
+                let a = self.cast::<<$A as Promote<$B>>::Output>();
+                a.compare_same(other.cast())
+            }
+        }
+    )*};
+}
+compare_cross!(f64, f32; f64, f16; f64, bf16; f32, f64; f32, f16; f32, bf16;
+    f16, f64; f16, f32; f16, bf16; bf16, f64; bf16, f32; bf16, f16);
+
+macro_rules! compare_primitive {
+    ($($p:ty),*) => {$(
+        impl<F: Format> PartialEq<$p> for Stochastic<F> {
+            #[inline(always)]
+            fn eq(&self, other: &$p) -> bool {
+                self.partial_cmp(other) == Some(Ordering::Equal)
+            }
+        }
+        impl<F: Format> PartialOrd<$p> for Stochastic<F> {
+            #[inline(always)]
+            fn partial_cmp(&self, other: &$p) -> Option<Ordering> {
+                self.compare_same(Stochastic::<F>::from_f64(f64::from(*other)))
+            }
+        }
+        impl<F: Format> PartialEq<Stochastic<F>> for $p {
+            #[inline(always)]
+            fn eq(&self, other: &Stochastic<F>) -> bool {
+                other == self
+            }
+        }
+        impl<F: Format> PartialOrd<Stochastic<F>> for $p {
+            #[inline(always)]
+            fn partial_cmp(&self, other: &Stochastic<F>) -> Option<Ordering> {
+                Stochastic::<F>::from_f64(f64::from(*self)).compare_same(*other)
+            }
+        }
+    )*};
+}
+compare_primitive!(f64);
+
+impl<F: Format> Sum for Stochastic<F> {
+    fn sum<I: Iterator<Item = Self>>(iter: I) -> Self {
+        iter.fold(Self::default(), |acc, x| acc.add_same(x))
+    }
+}
+
+impl<'a, F: Format> Sum<&'a Stochastic<F>> for Stochastic<F> {
+    fn sum<I: Iterator<Item = &'a Self>>(iter: I) -> Self {
+        iter.fold(Self::default(), |acc, x| acc.add_same(*x))
+    }
+}
+
+impl<F: Format> Product for Stochastic<F> {
+    fn product<I: Iterator<Item = Self>>(iter: I) -> Self {
+        iter.fold(Self::from_f64(1.0), |acc, x| acc.mul_same(x))
+    }
+}
+
+impl<'a, F: Format> Product<&'a Stochastic<F>> for Stochastic<F> {
+    fn product<I: Iterator<Item = &'a Self>>(iter: I) -> Self {
+        iter.fold(Self::from_f64(1.0), |acc, x| acc.mul_same(*x))
+    }
+}

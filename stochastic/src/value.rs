@@ -1,0 +1,303 @@
+//! The stochastic value: three randomly rounded samples of one format, and what they say about
+//! its accuracy.
+
+use std::fmt;
+use std::marker::PhantomData;
+
+use crate::format::{Format, Repr};
+use crate::rng;
+use crate::stochastic::{self, Instability};
+
+/// Student's t for 2 degrees of freedom at 95% (CADNA's tau).
+pub const TAU: f64 = 4.302_653;
+/// `tau^2 / 6`: with relative deviations `r_i = x_i / mean - 1`, the digit estimate
+/// `log10(sqrt(3)|m| / (tau s))` equals `-log10(C * sum r_i^2) / 2`.
+const C: f64 = TAU * TAU / 6.0;
+/// `sum r_i^2 > NOISE` exactly when the estimate is below half a digit.
+const NOISE: f64 = 0.1 / C;
+
+/// A value of format `F` under discrete stochastic arithmetic: three samples, each computed with
+/// every operation rounded toward +inf or -inf at random.
+///
+/// See the crate documentation for the arithmetic and the accuracy estimate.
+#[derive(Clone, Copy)]
+#[repr(C)]
+pub struct Stochastic<F: Format> {
+    pub(crate) s: [F::Repr; 3],
+    _format: PhantomData<F>,
+}
+
+/// Stochastic binary64.
+pub type Sf64 = Stochastic<f64>;
+/// Stochastic binary32.
+pub type Sf32 = Stochastic<f32>;
+/// Stochastic binary16 ([`half::f16`]).
+pub type Sf16 = Stochastic<half::f16>;
+/// Stochastic bfloat16 ([`half::bf16`]).
+pub type Sbf16 = Stochastic<half::bf16>;
+
+impl<F: Format> Default for Stochastic<F> {
+    fn default() -> Self {
+        Self::from_repr([F::Repr::default(); 3])
+    }
+}
+
+impl<F: Format> Stochastic<F> {
+    #[inline(always)]
+    pub(crate) const fn from_repr(s: [F::Repr; 3]) -> Self {
+        Stochastic { s, _format: PhantomData }
+    }
+
+    /// An exactly known value: three equal samples.
+    #[inline(always)]
+    pub fn new(x: F) -> Self {
+        let r = x.to_repr();
+        Self::from_repr([r, r, r])
+    }
+
+    /// An `f64` input (a literal, a primitive operand) rounded to nearest into this format, as the
+    /// compiler rounds a literal: three equal samples.
+    #[inline(always)]
+    pub fn from_f64(x: f64) -> Self {
+        let r = F::nearest(x);
+        Self::from_repr([r, r, r])
+    }
+
+    /// A value from three given samples (for tests and for reading back recorded values).
+    pub fn from_samples(samples: [F; 3]) -> Self {
+        Self::from_repr(samples.map(F::to_repr))
+    }
+
+    /// The three samples.
+    pub fn samples(&self) -> [F; 3] {
+        self.s.map(F::from_repr)
+    }
+
+    /// The three samples widened (exactly) to `f64`.
+    #[inline(always)]
+    pub fn samples_f64(&self) -> [f64; 3] {
+        self.s.map(Repr::to_f64)
+    }
+
+    /// The mean of the samples, computed in `f64`: the value to report.
+    pub fn mean(&self) -> f64 {
+        let [a, b, c] = self.samples_f64();
+        let sum = a + b + c;
+        if sum.is_infinite() && a.is_finite() && b.is_finite() && c.is_finite() {
+            a / 3.0 + b / 3.0 + c / 3.0
+        } else {
+            sum / 3.0
+        }
+    }
+
+    /// The mean rounded to nearest into this format.
+    pub fn value(&self) -> F {
+        F::from_repr(F::nearest(self.mean()))
+    }
+
+    /// Estimated number of exact significant decimal digits of the mean (Student t at 95%, three
+    /// samples): `log10(sqrt(3)|m| / (tau s))`, capped at the format's maximum
+    /// ([`Format::MAX_DIGITS`], also reported when all samples are equal), and 0 for numerical
+    /// noise.
+    pub fn digits(&self) -> f64 {
+        match spread(self.samples_f64()) {
+            Spread::Exact => F::MAX_DIGITS,
+            Spread::Noise => 0.0,
+            Spread::Relative(v) => {
+                if v > NOISE {
+                    0.0
+                } else {
+                    (-0.5 * (C * v).log10()).min(F::MAX_DIGITS)
+                }
+            }
+        }
+    }
+
+    /// Whether the value is numerical noise: no exact digit (an estimate below half a digit, or a
+    /// zero mean with samples that differ). Also true for a value with a non-finite sample.
+    #[inline(always)]
+    pub fn is_noise(&self) -> bool {
+        is_noise_f64(self.samples_f64())
+    }
+
+    /// Whether CADNA would call this a computed zero: a zero mean, or numerical noise.
+    #[inline(always)]
+    pub fn is_computed_zero(&self) -> bool {
+        let [a, b, c] = self.samples_f64();
+        a + b + c == 0.0 || self.is_noise()
+    }
+
+    /// Converts to another format. Narrowing rounds each sample at random like any operation;
+    /// widening is exact.
+    #[inline(always)]
+    pub fn cast<G: Format>(self) -> Stochastic<G> {
+        // Same format, or a wider one that holds every value of F (binary16 and bfloat16 do not
+        // hold each other's values).
+        if G::RANK == F::RANK || (G::RANK >= 2 && G::RANK > F::RANK) {
+            return Stochastic::from_repr(self.s.map(|r| G::exact(r.to_f64())));
+        }
+        let d = rng::directions();
+        let out = Stochastic::<G>::from_repr([
+            G::round(self.s[0].to_f64(), d[0]),
+            G::round(self.s[1].to_f64(), d[1]),
+            G::round(self.s[2].to_f64(), d[2]),
+        ]);
+        if G::LIMITED_RANGE {
+            out.check_range_unary(self.samples_f64());
+        }
+        out
+    }
+
+    /// Counts overflow/underflow of a 16-bit result computed from `inputs` (samples of one
+    /// operand).
+    #[inline(always)]
+    pub(crate) fn check_range_unary(&self, inputs: [f64; 3]) {
+        for (r, x) in self.s.iter().zip(inputs) {
+            let r = r.to_f64();
+            if r.is_infinite() && x.is_finite() {
+                note(Instability::Overflow);
+            } else if r == 0.0 && x != 0.0 && x.is_finite() {
+                note(Instability::Underflow);
+            }
+        }
+    }
+}
+
+/// Counts an instability if its kind is being detected.
+#[inline(always)]
+pub(crate) fn note(kind: Instability) {
+    if stochastic::is_detected(kind) {
+        stochastic::record(kind);
+    }
+}
+
+/// How the three samples of a value spread.
+pub(crate) enum Spread {
+    /// All samples equal.
+    Exact,
+    /// Zero mean with differing samples, or a non-finite sample.
+    Noise,
+    /// Sum of squared relative deviations from the mean.
+    Relative(f64),
+}
+
+#[inline(always)]
+pub(crate) fn spread([a, b, c]: [f64; 3]) -> Spread {
+    if a == b && b == c {
+        return if a.is_finite() { Spread::Exact } else { Spread::Noise };
+    }
+    let sum = a + b + c;
+    if sum == 0.0 || !sum.is_finite() {
+        if sum.is_infinite() && a.is_finite() && b.is_finite() && c.is_finite() {
+            // Overflow of the sum of huge finite samples: redo it scaled down.
+            let k = 2f64.powi(-600);
+            return spread([a * k, b * k, c * k]);
+        }
+        return Spread::Noise;
+    }
+    let inv = 3.0 / sum;
+    let (r0, r1, r2) = (a * inv - 1.0, b * inv - 1.0, c * inv - 1.0);
+    Spread::Relative(r0 * r0 + r1 * r1 + r2 * r2)
+}
+
+#[inline(always)]
+pub(crate) fn is_noise_f64(s: [f64; 3]) -> bool {
+    match spread(s) {
+        Spread::Exact => false,
+        Spread::Noise => true,
+        Spread::Relative(v) => v > NOISE,
+    }
+}
+
+/// `10^(-2 digits)` of a value, the quantity cancellation detection compares (no logarithm):
+/// 1 for noise, `10^(-2 MAX_DIGITS)` for an exact value.
+#[inline(always)]
+pub(crate) fn accuracy_scale(s: [f64; 3], max_digits_scale: f64) -> f64 {
+    match spread(s) {
+        Spread::Exact => max_digits_scale,
+        Spread::Noise => 1.0,
+        Spread::Relative(v) => {
+            let l = C * v;
+            if l > NOISE * C {
+                1.0
+            } else {
+                l.clamp(max_digits_scale, 1.0)
+            }
+        }
+    }
+}
+
+impl<F: Format> fmt::Display for Stochastic<F> {
+    /// Prints only the exact digits of the mean, in scientific notation (`8.33e-2`), or `@.0` for
+    /// numerical noise, as CADNA does. Width and alignment flags apply to the whole text; a
+    /// precision, if given, caps the digits shown.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.is_noise() {
+            return f.pad("@.0");
+        }
+        let m = self.mean();
+        if m == 0.0 {
+            return f.pad("0.0");
+        }
+        // CADNA rounds the estimate to the nearest integer (noise is below half a digit).
+        let mut n = (self.digits().round() as usize).max(1);
+        if let Some(p) = f.precision() {
+            n = n.min(p + 1);
+        }
+        f.pad(&format!("{:.*e}", n - 1, m))
+    }
+}
+
+impl<F: Format> fmt::LowerExp for Stochastic<F> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(self, f)
+    }
+}
+
+impl<F: Format> fmt::Debug for Stochastic<F> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let [a, b, c] = self.samples();
+        write!(f, "{}[{a:?}, {b:?}, {c:?}]", F::RUST)
+    }
+}
+
+impl<F: Format> From<F> for Stochastic<F> {
+    fn from(x: F) -> Self {
+        Self::new(x)
+    }
+}
+
+macro_rules! from_primitive {
+    ($($p:ty),*) => {$(
+        impl From<$p> for Stochastic<half::f16> {
+            fn from(x: $p) -> Self { Self::from_f64(f64::from(x)) }
+        }
+        impl From<$p> for Stochastic<half::bf16> {
+            fn from(x: $p) -> Self { Self::from_f64(f64::from(x)) }
+        }
+    )*};
+}
+from_primitive!(f64, f32);
+
+impl From<f32> for Sf64 {
+    fn from(x: f32) -> Self {
+        Self::new(f64::from(x))
+    }
+}
+
+impl From<f64> for Sf32 {
+    /// Rounds to nearest, as `x as f32` would.
+    fn from(x: f64) -> Self {
+        Self::from_f64(x)
+    }
+}
+
+macro_rules! widen {
+    ($($from:ty => $to:ty),*) => {$(
+        impl From<Stochastic<$from>> for Stochastic<$to> {
+            /// Exact widening.
+            fn from(x: Stochastic<$from>) -> Self { x.cast() }
+        }
+    )*};
+}
+widen!(f32 => f64, half::f16 => f64, half::bf16 => f64, half::f16 => f32, half::bf16 => f32);
