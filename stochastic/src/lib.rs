@@ -35,6 +35,7 @@
 //! operand's format (rounded to nearest, like a literal); `*Assign` stores back into the left
 //! operand's format, rounding at random when the result is wider.
 
+mod check;
 mod format;
 mod math;
 mod ops;
@@ -42,6 +43,13 @@ mod rng;
 mod round;
 pub mod stochastic;
 mod value;
+
+#[doc(hidden)]
+pub mod __rt {
+    //! Support for the code `#[fptune::tune]` expands to: not a public API.
+    pub use crate::rt::*;
+}
+mod rt;
 
 pub use format::{Format, Promote, Repr};
 pub use half::{bf16, f16};

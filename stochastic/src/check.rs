@@ -1,0 +1,205 @@
+//! `fptune::check!`: the results whose digits count.
+//!
+//! In an ordinary run nothing is written and the cost is one relaxed load. When the environment
+//! variable `FPTUNE_OUT` names a file (the tuner sets it), every checked value is appended to it as
+//! one JSON line:
+//!
+//! ```json
+//! {"name":"d","index":0,"format":"binary64","stochastic":true,"samples":[4.6e-4,4.6e-4,4.6e-4],"digits":14.4}
+//! ```
+//!
+//! `samples` are the exact values (shortest round-trip decimal; `"inf"`, `"-inf"`, `"NaN"` as
+//! strings), a native value repeats its one value three times with `"stochastic":false`, and a
+//! value checked twice under the same name is recorded twice, in order.
+
+use std::fs::{File, OpenOptions};
+use std::io::{BufWriter, Write};
+use std::sync::{Mutex, OnceLock, PoisonError};
+
+use half::{bf16, f16};
+
+use crate::format::Format;
+use crate::value::Stochastic;
+
+/// One checked value.
+#[derive(Clone, Copy, Debug)]
+pub struct Record {
+    /// IEEE name of the value's format.
+    pub format: &'static str,
+    /// Whether the value carries DSA samples.
+    pub stochastic: bool,
+    /// The samples (three equal values for a native value).
+    pub samples: [f64; 3],
+    /// The DSA digit estimate (the format's maximum for a native value).
+    pub digits: f64,
+}
+
+/// Something `check!` accepts: a float of any kind, or a slice, `Vec`, array or reference of them.
+pub trait Checkable {
+    /// Calls `f` once per value, in order.
+    fn visit(&self, f: &mut dyn FnMut(Record));
+}
+
+macro_rules! checkable_native {
+    ($($t:ty),*) => {$(
+        impl Checkable for $t {
+            fn visit(&self, f: &mut dyn FnMut(Record)) {
+                let x = <$t as Format>::to_repr(*self) as f64;
+                f(Record {
+                    format: <$t as Format>::NAME,
+                    stochastic: false,
+                    samples: [x; 3],
+                    digits: <$t as Format>::MAX_DIGITS,
+                });
+            }
+        }
+    )*};
+}
+checkable_native!(f64, f32, f16, bf16);
+
+impl<F: Format> Checkable for Stochastic<F> {
+    fn visit(&self, f: &mut dyn FnMut(Record)) {
+        f(Record {
+            format: F::NAME,
+            stochastic: true,
+            samples: self.samples_f64(),
+            digits: self.digits(),
+        });
+    }
+}
+
+impl<T: Checkable> Checkable for [T] {
+    fn visit(&self, f: &mut dyn FnMut(Record)) {
+        for x in self {
+            x.visit(f);
+        }
+    }
+}
+
+impl<T: Checkable, const N: usize> Checkable for [T; N] {
+    fn visit(&self, f: &mut dyn FnMut(Record)) {
+        self.as_slice().visit(f);
+    }
+}
+
+impl<T: Checkable> Checkable for Vec<T> {
+    fn visit(&self, f: &mut dyn FnMut(Record)) {
+        self.as_slice().visit(f);
+    }
+}
+
+impl<T: Checkable + ?Sized> Checkable for &T {
+    fn visit(&self, f: &mut dyn FnMut(Record)) {
+        (**self).visit(f);
+    }
+}
+
+impl<T: Checkable + ?Sized> Checkable for &mut T {
+    fn visit(&self, f: &mut dyn FnMut(Record)) {
+        (**self).visit(f);
+    }
+}
+
+impl<T: Checkable + ?Sized> Checkable for Box<T> {
+    fn visit(&self, f: &mut dyn FnMut(Record)) {
+        (**self).visit(f);
+    }
+}
+
+fn sink() -> Option<&'static Mutex<BufWriter<File>>> {
+    static SINK: OnceLock<Option<Mutex<BufWriter<File>>>> = OnceLock::new();
+    SINK.get_or_init(|| {
+        let path = std::env::var_os("FPTUNE_OUT")?;
+        match OpenOptions::new().create(true).append(true).open(&path) {
+            Ok(file) => Some(Mutex::new(BufWriter::new(file))),
+            Err(e) => {
+                eprintln!("fptune: cannot open FPTUNE_OUT={}: {e}", path.to_string_lossy());
+                None
+            }
+        }
+    })
+    .as_ref()
+}
+
+/// JSON text of one sample: a number, or a string for a non-finite value.
+fn json_number(out: &mut String, x: f64) {
+    use std::fmt::Write as _;
+    if x.is_finite() {
+        let _ = write!(out, "{x:?}");
+    } else if x.is_nan() {
+        out.push_str("\"NaN\"");
+    } else if x > 0.0 {
+        out.push_str("\"inf\"");
+    } else {
+        out.push_str("\"-inf\"");
+    }
+}
+
+fn json_string(out: &mut String, s: &str) {
+    use std::fmt::Write as _;
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if (c as u32) < 0x20 => {
+                let _ = write!(out, "\\u{:04x}", c as u32);
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+}
+
+/// The JSON line of one record.
+pub fn json_line(name: &str, index: usize, r: &Record) -> String {
+    use std::fmt::Write as _;
+    let mut out = String::with_capacity(160);
+    out.push_str("{\"name\":");
+    json_string(&mut out, name);
+    let _ = write!(out, ",\"index\":{index},\"format\":\"{}\",\"stochastic\":{}", r.format, r.stochastic);
+    out.push_str(",\"samples\":[");
+    for (i, x) in r.samples.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        json_number(&mut out, *x);
+    }
+    out.push_str("],\"digits\":");
+    json_number(&mut out, r.digits);
+    out.push('}');
+    out
+}
+
+/// Records every value of `value` under `name` (what `check!` expands to).
+pub fn check<T: Checkable + ?Sized>(name: &str, value: &T) {
+    let Some(sink) = sink() else { return };
+    let mut lines = String::new();
+    let mut index = 0;
+    value.visit(&mut |r| {
+        lines.push_str(&json_line(name, index, &r));
+        lines.push('\n');
+        index += 1;
+    });
+    let mut w = sink.lock().unwrap_or_else(PoisonError::into_inner);
+    // A run whose checks cannot be written is invalid for the tuner, which sees missing values.
+    let _ = w.write_all(lines.as_bytes());
+    let _ = w.flush();
+}
+
+/// Names a result whose digits count: `check!(x)`, `check!("name", x)`, `check!("name", slice)`.
+///
+/// `x` may be a float of any kind (native or stochastic), or a slice, `Vec`, array or reference of
+/// them. Ordinary runs write nothing; see the module documentation of `check` for `FPTUNE_OUT`.
+#[macro_export]
+macro_rules! check {
+    ($name:literal, $value:expr $(,)?) => {
+        $crate::__rt::check($name, &$value)
+    };
+    ($value:expr $(,)?) => {
+        $crate::__rt::check(::core::stringify!($value), &$value)
+    };
+}

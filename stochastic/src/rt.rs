@@ -1,0 +1,1100 @@
+//! Runtime support for the code `#[fptune::tune]` expands to. Not a public API.
+//!
+//! Rust has no implicit conversions between float types, so the macro rewrites the arithmetic,
+//! comparisons, compound assignments, casts and stores of tuned code into calls here. Each call
+//! dispatches on the operand types with *autoref specialisation*: a method implemented for
+//! `&Pair<A, B>` when both operands are floats of any kind (native, stochastic, literal) is found
+//! before the fallback implemented for `Pair<A, B>` that forwards to the ordinary `std::ops`
+//! trait. So integers, user types and generic code keep their own operators, while floats follow
+//! DESIGN.md's semantics:
+//!
+//! 1. an operation between two formats is computed in the wider one (`Join`), and
+//!    binary16 with bfloat16 in binary32;
+//! 2. a literal (or an integer cast to float) used as an operand takes the other operand's format;
+//! 3. storing into a place rounds to the place's format (`Store`);
+//! 4. with a stochastic and a native operand, the native value joins as an exact stochastic value.
+//!
+//! Everything here is `#[inline(always)]` and, for native types of one format, compiles to the
+//! plain operation: tuned code whose knobs are all `f64` runs as fast as untuned code.
+
+use std::cell::Cell;
+use std::cmp::Ordering;
+use std::ops::{Add, AddAssign, Div, DivAssign, Mul, MulAssign, Rem, RemAssign, Sub, SubAssign};
+
+use half::{bf16, f16};
+
+use crate::format::{Format, Promote, Repr};
+use crate::value::{Sbf16, Sf16, Sf32, Sf64, Stochastic};
+
+// ----------------------------------------------------------------------------------------------
+// Literals
+// ----------------------------------------------------------------------------------------------
+
+/// A float literal used as an operand. It keeps its `f64` and `f32` roundings (both done by the
+/// compiler) and takes the format of the other operand.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Lit {
+    /// The literal rounded to `f64`.
+    pub d: f64,
+    /// The literal rounded to `f32` (directly, not through `f64`).
+    pub s: f32,
+}
+
+impl Lit {
+    /// A literal as written: `Lit::new(0.1, 0.1)` from the macro's `0.1f64, 0.1f32`.
+    #[inline(always)]
+    pub const fn new(d: f64, s: f32) -> Lit {
+        Lit { d, s }
+    }
+
+    /// The literal in format `F`, rounded to nearest.
+    #[inline(always)]
+    pub fn to<F: Format>(self) -> F {
+        if F::PRECISION == 24 {
+            F::from_repr(F::exact(f64::from(self.s)))
+        } else {
+            F::from_repr(F::nearest(self.d))
+        }
+    }
+}
+
+// ----------------------------------------------------------------------------------------------
+// The float kinds and how two of them meet
+// ----------------------------------------------------------------------------------------------
+
+/// Values the dispatch treats as floats: the four formats, their stochastic values, literals.
+pub trait Scalar: Copy {}
+impl Scalar for f64 {}
+impl Scalar for f32 {}
+impl Scalar for f16 {}
+impl Scalar for bf16 {}
+impl Scalar for Lit {}
+impl<F: Format> Scalar for Stochastic<F> {}
+
+/// Widens a native value exactly into another format.
+#[inline(always)]
+fn widen<F: Format, G: Format>(x: F) -> G {
+    G::from_repr(G::exact(x.to_repr().to_f64()))
+}
+
+/// How two float operands meet: the type both are brought to (exactly) before the operation.
+pub trait Join<B> {
+    /// The common type.
+    type Out;
+    /// Both operands in the common type.
+    fn join(a: Self, b: B) -> (Self::Out, Self::Out);
+}
+
+impl<A: Format + Promote<B>, B: Format> Join<B> for A {
+    type Out = <A as Promote<B>>::Output;
+    #[inline(always)]
+    fn join(a: A, b: B) -> (Self::Out, Self::Out) {
+        (widen(a), widen(b))
+    }
+}
+
+impl<A: Promote<B>, B: Format> Join<Stochastic<B>> for Stochastic<A> {
+    type Out = Stochastic<<A as Promote<B>>::Output>;
+    #[inline(always)]
+    fn join(a: Self, b: Stochastic<B>) -> (Self::Out, Self::Out) {
+        (a.cast(), b.cast())
+    }
+}
+
+impl<A: Promote<B>, B: Format> Join<B> for Stochastic<A> {
+    type Out = Stochastic<<A as Promote<B>>::Output>;
+    #[inline(always)]
+    fn join(a: Self, b: B) -> (Self::Out, Self::Out) {
+        (a.cast(), Stochastic::new(b).cast())
+    }
+}
+
+impl<A: Format + Promote<B>, B: Format> Join<Stochastic<B>> for A {
+    type Out = Stochastic<<A as Promote<B>>::Output>;
+    #[inline(always)]
+    fn join(a: A, b: Stochastic<B>) -> (Self::Out, Self::Out) {
+        (Stochastic::new(a).cast(), b.cast())
+    }
+}
+
+impl<B: Format> Join<B> for Lit {
+    type Out = B;
+    #[inline(always)]
+    fn join(a: Lit, b: B) -> (B, B) {
+        (a.to(), b)
+    }
+}
+
+impl<A: Format> Join<Lit> for A {
+    type Out = A;
+    #[inline(always)]
+    fn join(a: A, b: Lit) -> (A, A) {
+        (a, b.to())
+    }
+}
+
+impl<B: Format> Join<Stochastic<B>> for Lit {
+    type Out = Stochastic<B>;
+    #[inline(always)]
+    fn join(a: Lit, b: Stochastic<B>) -> (Self::Out, Self::Out) {
+        (Stochastic::new(a.to()), b)
+    }
+}
+
+impl<A: Format> Join<Lit> for Stochastic<A> {
+    type Out = Stochastic<A>;
+    #[inline(always)]
+    fn join(a: Self, b: Lit) -> (Self::Out, Self::Out) {
+        (a, Stochastic::new(b.to()))
+    }
+}
+
+// ----------------------------------------------------------------------------------------------
+// Binary operators
+// ----------------------------------------------------------------------------------------------
+
+/// Two operands, taken out once by whichever implementation the method call selects.
+pub struct Pair<A, B>(Cell<Option<A>>, Cell<Option<B>>);
+
+/// Pairs two operands for dispatch: `(&&pair(a, b)).__fp_add()`.
+#[inline(always)]
+pub fn pair<A, B>(a: A, b: B) -> Pair<A, B> {
+    Pair(Cell::new(Some(a)), Cell::new(Some(b)))
+}
+
+impl<A, B> std::fmt::Debug for Pair<A, B> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Pair")
+    }
+}
+
+impl<A, B> Pair<A, B> {
+    #[inline(always)]
+    fn take(&self) -> (A, B) {
+        match (self.0.take(), self.1.take()) {
+            (Some(a), Some(b)) => (a, b),
+            _ => unreachable!("an fptune operand pair is used once"),
+        }
+    }
+}
+
+macro_rules! binary {
+    ($Float:ident, $Std:ident, $m:ident, $Op:ident, $op:ident) => {
+        /// Float operands: computed in their common format.
+        pub trait $Float {
+            /// Result type.
+            type Out;
+            /// The operation.
+            fn $m(&self) -> Self::Out;
+        }
+        impl<A: Join<B>, B> $Float for &Pair<A, B>
+        where
+            A::Out: $Op<Output = A::Out>,
+        {
+            type Out = A::Out;
+            #[inline(always)]
+            fn $m(&self) -> A::Out {
+                let (a, b) = self.take();
+                let (a, b) = A::join(a, b);
+                $Op::$op(a, b)
+            }
+        }
+        /// Any other operands: the ordinary operator.
+        pub trait $Std {
+            /// Result type.
+            type Out;
+            /// The operation.
+            fn $m(&self) -> Self::Out;
+        }
+        impl<A: $Op<B>, B> $Std for Pair<A, B> {
+            type Out = A::Output;
+            #[inline(always)]
+            fn $m(&self) -> A::Output {
+                let (a, b) = self.take();
+                $Op::$op(a, b)
+            }
+        }
+    };
+}
+
+binary!(FloatAdd, StdAdd, __fp_add, Add, add);
+binary!(FloatSub, StdSub, __fp_sub, Sub, sub);
+binary!(FloatMul, StdMul, __fp_mul, Mul, mul);
+binary!(FloatDiv, StdDiv, __fp_div, Div, div);
+binary!(FloatRem, StdRem, __fp_rem, Rem, rem);
+
+macro_rules! compound {
+    ($Float:ident, $Std:ident, $m:ident, $Op:ident, $op:ident, $OpAssign:ident, $op_assign:ident) => {
+        /// Float place and operand: computed in the common format, stored back rounded to the
+        /// place's format.
+        pub trait $Float {
+            /// The operation.
+            fn $m(&self);
+        }
+        impl<'a, A: Scalar + Join<B>, B> $Float for &Pair<&'a mut A, B>
+        where
+            A::Out: $Op<Output = A::Out> + Store<A>,
+        {
+            #[inline(always)]
+            fn $m(&self) {
+                let (place, b) = self.take();
+                let (x, y) = A::join(*place, b);
+                *place = $Op::$op(x, y).store();
+            }
+        }
+        /// Any other place: the ordinary compound assignment.
+        pub trait $Std {
+            /// The operation.
+            fn $m(&self);
+        }
+        impl<'a, A: $OpAssign<B>, B> $Std for Pair<&'a mut A, B> {
+            #[inline(always)]
+            fn $m(&self) {
+                let (place, b) = self.take();
+                $OpAssign::$op_assign(place, b);
+            }
+        }
+    };
+}
+
+compound!(FloatAddAssign, StdAddAssign, __fp_add_assign, Add, add, AddAssign, add_assign);
+compound!(FloatSubAssign, StdSubAssign, __fp_sub_assign, Sub, sub, SubAssign, sub_assign);
+compound!(FloatMulAssign, StdMulAssign, __fp_mul_assign, Mul, mul, MulAssign, mul_assign);
+compound!(FloatDivAssign, StdDivAssign, __fp_div_assign, Div, div, DivAssign, div_assign);
+compound!(FloatRemAssign, StdRemAssign, __fp_rem_assign, Rem, rem, RemAssign, rem_assign);
+
+/// Float comparisons in the common format (stochastic ones as CADNA's relational operators).
+pub trait FloatCmp {
+    /// `a == b`
+    fn __fp_eq(&self) -> bool;
+    /// `a != b`
+    fn __fp_ne(&self) -> bool;
+    /// `a < b`
+    fn __fp_lt(&self) -> bool;
+    /// `a <= b`
+    fn __fp_le(&self) -> bool;
+    /// `a > b`
+    fn __fp_gt(&self) -> bool;
+    /// `a >= b`
+    fn __fp_ge(&self) -> bool;
+}
+
+impl<'a, 'b, A: Scalar + Join<B>, B: Scalar> FloatCmp for &Pair<&'a A, &'b B>
+where
+    A::Out: PartialOrd,
+{
+    #[inline(always)]
+    fn __fp_eq(&self) -> bool {
+        let (a, b) = self.take();
+        let (a, b) = A::join(*a, *b);
+        a == b
+    }
+    #[inline(always)]
+    fn __fp_ne(&self) -> bool {
+        !self.__fp_eq()
+    }
+    #[inline(always)]
+    fn __fp_lt(&self) -> bool {
+        let (a, b) = self.take();
+        let (a, b) = A::join(*a, *b);
+        a < b
+    }
+    #[inline(always)]
+    fn __fp_le(&self) -> bool {
+        let (a, b) = self.take();
+        let (a, b) = A::join(*a, *b);
+        a <= b
+    }
+    #[inline(always)]
+    fn __fp_gt(&self) -> bool {
+        let (a, b) = self.take();
+        let (a, b) = A::join(*a, *b);
+        a > b
+    }
+    #[inline(always)]
+    fn __fp_ge(&self) -> bool {
+        let (a, b) = self.take();
+        let (a, b) = A::join(*a, *b);
+        a >= b
+    }
+}
+
+/// Equality of any other operands: `PartialEq`.
+pub trait StdEq {
+    /// `a == b`
+    fn __fp_eq(&self) -> bool;
+    /// `a != b`
+    fn __fp_ne(&self) -> bool;
+}
+
+impl<'a, 'b, A: PartialEq<B> + ?Sized, B: ?Sized> StdEq for Pair<&'a A, &'b B> {
+    #[inline(always)]
+    fn __fp_eq(&self) -> bool {
+        let (a, b) = self.take();
+        a == b
+    }
+    #[inline(always)]
+    fn __fp_ne(&self) -> bool {
+        let (a, b) = self.take();
+        a != b
+    }
+}
+
+/// Order of any other operands: `PartialOrd`.
+pub trait StdOrd {
+    /// `a < b`
+    fn __fp_lt(&self) -> bool;
+    /// `a <= b`
+    fn __fp_le(&self) -> bool;
+    /// `a > b`
+    fn __fp_gt(&self) -> bool;
+    /// `a >= b`
+    fn __fp_ge(&self) -> bool;
+}
+
+impl<'a, 'b, A: PartialOrd<B> + ?Sized, B: ?Sized> StdOrd for Pair<&'a A, &'b B> {
+    #[inline(always)]
+    fn __fp_lt(&self) -> bool {
+        let (a, b) = self.take();
+        a < b
+    }
+    #[inline(always)]
+    fn __fp_le(&self) -> bool {
+        let (a, b) = self.take();
+        a <= b
+    }
+    #[inline(always)]
+    fn __fp_gt(&self) -> bool {
+        let (a, b) = self.take();
+        a > b
+    }
+    #[inline(always)]
+    fn __fp_ge(&self) -> bool {
+        let (a, b) = self.take();
+        a >= b
+    }
+}
+
+// ----------------------------------------------------------------------------------------------
+// Stores
+// ----------------------------------------------------------------------------------------------
+
+/// Converting a value into a place of another float type: rounds to the place's format
+/// (DESIGN.md semantics 4 and 6). Implemented for scalars and, element by element, for `Vec`s
+/// and arrays of them.
+pub trait Store<T> {
+    /// The value in the place's type.
+    fn store(self) -> T;
+}
+
+macro_rules! store_native {
+    ($($a:ty),*) => {$(
+        impl<B: Format> Store<B> for $a {
+            /// Round-to-nearest from the exact value (one rounding, no double rounding).
+            #[inline(always)]
+            fn store(self) -> B {
+                B::from_repr(B::nearest(self.to_repr().to_f64()))
+            }
+        }
+    )*};
+}
+
+store_native!(f64, f32, f16, bf16);
+
+impl<B: Format> Store<B> for Lit {
+    #[inline(always)]
+    fn store(self) -> B {
+        self.to()
+    }
+}
+
+impl<A: Format, B: Format> Store<Stochastic<B>> for Stochastic<A> {
+    /// Random rounding when narrowing, exact when widening.
+    #[inline(always)]
+    fn store(self) -> Stochastic<B> {
+        self.cast()
+    }
+}
+
+impl<B: Format> Store<Stochastic<B>> for Lit {
+    #[inline(always)]
+    fn store(self) -> Stochastic<B> {
+        Stochastic::new(self.to())
+    }
+}
+
+macro_rules! store_native_stochastic {
+    ($($a:ty),*) => {$(
+        impl<B: Format> Store<Stochastic<B>> for $a {
+            /// An exact value of the native format, rounded at random into the place's.
+            #[inline(always)]
+            fn store(self) -> Stochastic<B> {
+                Stochastic::<$a>::new(self).cast()
+            }
+        }
+        impl<A: Format> Store<$a> for Stochastic<A> {
+            /// The mean, rounded to nearest (samples are lost: only for places outside
+            /// the stochastic build's reach).
+            #[inline(always)]
+            fn store(self) -> $a {
+                <$a as Format>::from_repr(<$a as Format>::nearest(self.mean()))
+            }
+        }
+    )*};
+}
+store_native_stochastic!(f64, f32, f16, bf16);
+
+impl<A: Store<B>, B> Store<Vec<B>> for Vec<A> {
+    #[inline]
+    fn store(self) -> Vec<B> {
+        self.into_iter().map(Store::store).collect()
+    }
+}
+
+impl<A: Store<B>, B, const N: usize> Store<[B; N]> for [A; N] {
+    #[inline]
+    fn store(self) -> [B; N] {
+        self.map(Store::store)
+    }
+}
+
+/// A value to store, for dispatch: `(&&src(e)).__fp_store()`.
+pub struct Src<T>(Cell<Option<T>>);
+
+/// Wraps a value to store.
+#[inline(always)]
+pub fn src<T>(x: T) -> Src<T> {
+    Src(Cell::new(Some(x)))
+}
+
+impl<T> std::fmt::Debug for Src<T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Src")
+    }
+}
+
+impl<T> Src<T> {
+    #[inline(always)]
+    fn take(&self) -> T {
+        match self.0.take() {
+            Some(x) => x,
+            None => unreachable!("an fptune store is used once"),
+        }
+    }
+}
+
+/// Float values (and containers of them): converted to the place's type.
+pub trait FloatStore<T> {
+    /// The value in the place's type.
+    fn __fp_store(&self) -> T;
+}
+
+impl<A: Store<T>, T> FloatStore<T> for &Src<A> {
+    #[inline(always)]
+    fn __fp_store(&self) -> T {
+        self.take().store()
+    }
+}
+
+/// Any other value: stored as it is.
+pub trait StdStore<T> {
+    /// The value itself.
+    fn __fp_store(&self) -> T;
+}
+
+impl<T> StdStore<T> for Src<T> {
+    #[inline(always)]
+    fn __fp_store(&self) -> T {
+        self.take()
+    }
+}
+
+// ----------------------------------------------------------------------------------------------
+// Casts
+// ----------------------------------------------------------------------------------------------
+
+/// `x as T` for every numeric primitive and float kind, with `as` semantics between primitives.
+pub trait CastAs<T> {
+    /// The converted value.
+    fn cast_as(self) -> T;
+}
+
+/// `x as T` written by the user.
+#[inline(always)]
+pub fn cast<T, S: CastAs<T>>(x: S) -> T {
+    x.cast_as()
+}
+
+macro_rules! cast_primitives {
+    ($($s:ty),*) => {
+        cast_primitives!(@each [$($s),*] [$($s),*]);
+    };
+    (@each [$($s:ty),*] $targets:tt) => {
+        $( cast_primitives!(@one $s, $targets); )*
+    };
+    (@one $s:ty, [$($t:ty),*]) => {
+        $(
+            impl CastAs<$t> for $s {
+                #[inline(always)]
+                #[allow(clippy::unnecessary_cast, clippy::cast_lossless)]
+                fn cast_as(self) -> $t {
+                    self as $t
+                }
+            }
+        )*
+    };
+}
+
+cast_primitives!(i8, i16, i32, i64, i128, isize, u8, u16, u32, u64, u128, usize, f32, f64);
+
+macro_rules! cast_bool_char {
+    ($($t:ty),*) => {$(
+        impl CastAs<$t> for bool {
+            #[inline(always)]
+            fn cast_as(self) -> $t { self as $t }
+        }
+    )*};
+}
+cast_bool_char!(i8, i16, i32, i64, i128, isize, u8, u16, u32, u64, u128, usize);
+
+macro_rules! cast_half {
+    ($h:ty; $($t:ty),*) => {
+        $(
+            impl CastAs<$t> for $h {
+                #[inline(always)]
+                fn cast_as(self) -> $t { self.to_f64() as $t }
+            }
+            impl CastAs<$h> for $t {
+                #[inline(always)]
+                fn cast_as(self) -> $h { <$h>::from_f64(self as f64) }
+            }
+        )*
+        impl CastAs<$h> for $h {
+            #[inline(always)]
+            fn cast_as(self) -> $h { self }
+        }
+    };
+}
+cast_half!(f16; i8, i16, i32, i64, i128, isize, u8, u16, u32, u64, u128, usize, f32, f64);
+cast_half!(bf16; i8, i16, i32, i64, i128, isize, u8, u16, u32, u64, u128, usize, f32, f64);
+impl CastAs<bf16> for f16 {
+    #[inline(always)]
+    fn cast_as(self) -> bf16 {
+        bf16::from_f32(self.to_f32())
+    }
+}
+impl CastAs<f16> for bf16 {
+    #[inline(always)]
+    fn cast_as(self) -> f16 {
+        f16::from_f32(self.to_f32())
+    }
+}
+
+macro_rules! cast_stochastic {
+    ($($t:ty),*) => {$(
+        impl<A: Format> CastAs<$t> for Stochastic<A> {
+            /// The mean's conversion; counts an unstable intrinsic when the samples convert to
+            /// different values.
+            #[inline(always)]
+            fn cast_as(self) -> $t {
+                let s = self.samples_f64().map(|x| x as $t);
+                if !(s[0] == s[1] && s[1] == s[2]) {
+                    crate::value::note(crate::stochastic::Instability::UnstableIntrinsic);
+                }
+                self.mean() as $t
+            }
+        }
+        impl<B: Format> CastAs<Stochastic<B>> for $t {
+            #[inline(always)]
+            fn cast_as(self) -> Stochastic<B> {
+                Stochastic::from_f64(self as f64)
+            }
+        }
+    )*};
+}
+cast_stochastic!(i8, i16, i32, i64, i128, isize, u8, u16, u32, u64, u128, usize);
+
+impl<A: Format, B: Format> CastAs<Stochastic<B>> for Stochastic<A> {
+    /// A float-to-float cast the user wrote: that format (random rounding when narrowing).
+    #[inline(always)]
+    fn cast_as(self) -> Stochastic<B> {
+        self.cast()
+    }
+}
+
+macro_rules! cast_float_stochastic {
+    ($($t:ty),*) => {$(
+        impl<A: Format> CastAs<$t> for Stochastic<A> {
+            #[inline(always)]
+            fn cast_as(self) -> $t {
+                <$t as Format>::from_repr(<$t as Format>::nearest(self.mean()))
+            }
+        }
+        impl<B: Format> CastAs<Stochastic<B>> for $t {
+            #[inline(always)]
+            fn cast_as(self) -> Stochastic<B> {
+                Stochastic::<$t>::new(self).cast()
+            }
+        }
+    )*};
+}
+cast_float_stochastic!(f64, f32, f16, bf16);
+
+/// A cast used as an operand of arithmetic: from an integer it adapts like a literal (DESIGN.md
+/// semantics 3); from a float it is the format written.
+pub trait CastOperand<T> {
+    /// The operand.
+    type Out;
+    /// The converted operand.
+    fn cast_operand(self) -> Self::Out;
+}
+
+/// `(x as T)` as an operand of arithmetic.
+#[inline(always)]
+pub fn cast_operand<T, S: CastOperand<T>>(x: S) -> S::Out {
+    x.cast_operand()
+}
+
+macro_rules! cast_operand_int {
+    ($($s:ty),*) => {$(
+        impl<T> CastOperand<T> for $s {
+            type Out = Lit;
+            #[inline(always)]
+            fn cast_operand(self) -> Lit {
+                Lit::new(self as f64, self as f32)
+            }
+        }
+    )*};
+}
+cast_operand_int!(i8, i16, i32, i64, i128, isize, u8, u16, u32, u64, u128, usize);
+
+macro_rules! cast_operand_float {
+    ($($s:ty),*) => {$(
+        impl<T> CastOperand<T> for $s where $s: CastAs<T> {
+            type Out = T;
+            #[inline(always)]
+            fn cast_operand(self) -> T {
+                self.cast_as()
+            }
+        }
+    )*};
+}
+cast_operand_float!(f64, f32, f16, bf16);
+
+impl<T, A: Format> CastOperand<T> for Stochastic<A>
+where
+    Stochastic<A>: CastAs<T>,
+{
+    type Out = T;
+    #[inline(always)]
+    fn cast_operand(self) -> T {
+        self.cast_as()
+    }
+}
+
+// ----------------------------------------------------------------------------------------------
+// Buffers: copy_from_slice, swap, sum, product
+// ----------------------------------------------------------------------------------------------
+
+/// `dst.copy_from_slice(src)` between float slices of any two types: element by element, rounding
+/// to `dst`'s format.
+pub trait FloatCopy {
+    /// The copy.
+    fn __fp_copy_from_slice(&self);
+}
+
+impl<'a, 'b, A, B: Scalar + Store<A>> FloatCopy for &Pair<&'a mut [A], &'b [B]> {
+    #[inline]
+    fn __fp_copy_from_slice(&self) {
+        let (dst, src) = self.take();
+        assert_eq!(dst.len(), src.len(), "copy_from_slice: source and destination lengths differ");
+        for (d, s) in dst.iter_mut().zip(src) {
+            *d = s.store();
+        }
+    }
+}
+
+/// Any other slices: `<[T]>::copy_from_slice`.
+pub trait StdCopy {
+    /// The copy.
+    fn __fp_copy_from_slice(&self);
+}
+
+impl<'a, 'b, A: Copy> StdCopy for Pair<&'a mut [A], &'b [A]> {
+    #[inline(always)]
+    fn __fp_copy_from_slice(&self) {
+        let (dst, src) = self.take();
+        dst.copy_from_slice(src);
+    }
+}
+
+/// `std::mem::swap(a, b)` for two places whose float types may differ: when they do, each value is
+/// stored into the other's type.
+pub trait SwapWith<B> {
+    /// The swap.
+    fn swap_with(&mut self, other: &mut B);
+}
+
+impl<T> SwapWith<T> for T {
+    #[inline(always)]
+    fn swap_with(&mut self, other: &mut T) {
+        std::mem::swap(self, other);
+    }
+}
+
+macro_rules! swap_pairs {
+    ($($a:ty, $b:ty);*) => {$(
+        impl SwapWith<$b> for $a {
+            #[inline]
+            fn swap_with(&mut self, other: &mut $b) {
+                let mine = std::mem::take(self);
+                *self = std::mem::take(other).store();
+                *other = mine.store();
+            }
+        }
+        impl SwapWith<Vec<$b>> for Vec<$a> {
+            #[inline]
+            fn swap_with(&mut self, other: &mut Vec<$b>) {
+                let mine = std::mem::take(self);
+                *self = std::mem::take(other).store();
+                *other = mine.store();
+            }
+        }
+    )*};
+}
+
+swap_pairs!(f64, f32; f64, f16; f64, bf16; f32, f64; f32, f16; f32, bf16;
+    f16, f64; f16, f32; f16, bf16; bf16, f64; bf16, f32; bf16, f16);
+swap_pairs!(Sf64, Sf32; Sf64, Sf16; Sf64, Sbf16; Sf32, Sf64; Sf32, Sf16; Sf32, Sbf16;
+    Sf16, Sf64; Sf16, Sf32; Sf16, Sbf16; Sbf16, Sf64; Sbf16, Sf32; Sbf16, Sf16);
+
+/// `std::mem::swap` as the macro writes it.
+#[inline(always)]
+pub fn swap<A: SwapWith<B>, B>(a: &mut A, b: &mut B) {
+    a.swap_with(b);
+}
+
+/// An iterator to sum or multiply, for dispatch.
+pub struct Fold<I>(Cell<Option<I>>);
+
+/// Wraps an iterator: `(&&fold(it)).__fp_sum()`.
+#[inline(always)]
+pub fn fold<I>(it: I) -> Fold<I> {
+    Fold(Cell::new(Some(it)))
+}
+
+impl<I> std::fmt::Debug for Fold<I> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Fold")
+    }
+}
+
+impl<I> Fold<I> {
+    #[inline(always)]
+    fn take(&self) -> I {
+        match self.0.take() {
+            Some(i) => i,
+            None => unreachable!("an fptune fold is used once"),
+        }
+    }
+}
+
+/// Sums and products of floats: one rounding per step in the items' own format (`half`'s `Sum`
+/// for `f16` accumulates in `f32`, which is not binary16 arithmetic).
+pub trait FloatFold {
+    /// The items' type.
+    type Out;
+    /// `iter.sum()`
+    fn __fp_sum(&self) -> Self::Out;
+    /// `iter.product()`
+    fn __fp_product(&self) -> Self::Out;
+}
+
+/// A float item, by value or by reference.
+pub trait Item {
+    /// The value type.
+    type Value: Scalar;
+    /// The value.
+    fn value(self) -> Self::Value;
+}
+
+macro_rules! item {
+    ($($t:ty),*) => {$(
+        impl Item for $t {
+            type Value = $t;
+            #[inline(always)]
+            fn value(self) -> $t {
+                self
+            }
+        }
+        impl<'a> Item for &'a $t {
+            type Value = $t;
+            #[inline(always)]
+            fn value(self) -> $t {
+                *self
+            }
+        }
+    )*};
+}
+item!(f64, f32, f16, bf16);
+
+impl<F: Format> Item for Stochastic<F> {
+    type Value = Self;
+    #[inline(always)]
+    fn value(self) -> Self {
+        self
+    }
+}
+
+impl<'a, F: Format> Item for &'a Stochastic<F> {
+    type Value = Stochastic<F>;
+    #[inline(always)]
+    fn value(self) -> Stochastic<F> {
+        *self
+    }
+}
+
+impl<I: Iterator> FloatFold for &Fold<I>
+where
+    I::Item: Item,
+    <I::Item as Item>::Value: Add<Output = <I::Item as Item>::Value>
+        + Mul<Output = <I::Item as Item>::Value>
+        + Store<<I::Item as Item>::Value>,
+    Lit: Store<<I::Item as Item>::Value>,
+{
+    type Out = <I::Item as Item>::Value;
+    #[inline]
+    fn __fp_sum(&self) -> Self::Out {
+        self.take().fold(Lit::new(0.0, 0.0).store(), |acc, x| acc + x.value())
+    }
+    #[inline]
+    fn __fp_product(&self) -> Self::Out {
+        self.take().fold(Lit::new(1.0, 1.0).store(), |acc, x| acc * x.value())
+    }
+}
+
+/// Any other iterator: `Iterator::sum` / `product` into the type the context asks for.
+pub trait StdFold {
+    /// `iter.sum()`
+    fn __fp_sum<S: std::iter::Sum<Self::Item>>(&self) -> S;
+    /// `iter.product()`
+    fn __fp_product<P: std::iter::Product<Self::Item>>(&self) -> P;
+    /// The items.
+    type Item;
+}
+
+impl<I: Iterator> StdFold for Fold<I> {
+    type Item = I::Item;
+    #[inline(always)]
+    fn __fp_sum<S: std::iter::Sum<I::Item>>(&self) -> S {
+        self.take().sum()
+    }
+    #[inline(always)]
+    fn __fp_product<P: std::iter::Product<I::Item>>(&self) -> P {
+        self.take().product()
+    }
+}
+
+// ----------------------------------------------------------------------------------------------
+// Math methods for the 16-bit formats
+// ----------------------------------------------------------------------------------------------
+
+/// The `f64` method set for `f16` and `bf16` (which `half` does not provide): computed in `f32`
+/// and rounded to nearest into the format (correctly rounded for `sqrt`, whose double rounding
+/// through `f32` is innocuous).
+pub trait HalfMath: Sized {
+    #[doc(hidden)]
+    fn via(self, f: impl Fn(f32) -> f32) -> Self;
+    #[doc(hidden)]
+    fn via2(self, o: Self, f: impl Fn(f32, f32) -> f32) -> Self;
+    /// Square root.
+    #[inline(always)]
+    fn sqrt(self) -> Self {
+        self.via(f32::sqrt)
+    }
+    /// Cube root.
+    #[inline(always)]
+    fn cbrt(self) -> Self {
+        self.via(f32::cbrt)
+    }
+    /// Absolute value.
+    #[inline(always)]
+    fn abs(self) -> Self {
+        self.via(f32::abs)
+    }
+    /// `e^x`.
+    #[inline(always)]
+    fn exp(self) -> Self {
+        self.via(f32::exp)
+    }
+    /// `2^x`.
+    #[inline(always)]
+    fn exp2(self) -> Self {
+        self.via(f32::exp2)
+    }
+    /// Natural logarithm.
+    #[inline(always)]
+    fn ln(self) -> Self {
+        self.via(f32::ln)
+    }
+    /// Base-10 logarithm.
+    #[inline(always)]
+    fn log10(self) -> Self {
+        self.via(f32::log10)
+    }
+    /// Base-2 logarithm.
+    #[inline(always)]
+    fn log2(self) -> Self {
+        self.via(f32::log2)
+    }
+    /// Integer power.
+    #[inline(always)]
+    fn powi(self, n: i32) -> Self {
+        self.via(|x| x.powi(n))
+    }
+    /// Float power.
+    #[inline(always)]
+    fn powf(self, n: Self) -> Self {
+        self.via2(n, f32::powf)
+    }
+    /// Sine.
+    #[inline(always)]
+    fn sin(self) -> Self {
+        self.via(f32::sin)
+    }
+    /// Cosine.
+    #[inline(always)]
+    fn cos(self) -> Self {
+        self.via(f32::cos)
+    }
+    /// Tangent.
+    #[inline(always)]
+    fn tan(self) -> Self {
+        self.via(f32::tan)
+    }
+    /// Arcsine.
+    #[inline(always)]
+    fn asin(self) -> Self {
+        self.via(f32::asin)
+    }
+    /// Arccosine.
+    #[inline(always)]
+    fn acos(self) -> Self {
+        self.via(f32::acos)
+    }
+    /// Arctangent.
+    #[inline(always)]
+    fn atan(self) -> Self {
+        self.via(f32::atan)
+    }
+    /// Four-quadrant arctangent.
+    #[inline(always)]
+    fn atan2(self, o: Self) -> Self {
+        self.via2(o, f32::atan2)
+    }
+    /// Hyperbolic sine.
+    #[inline(always)]
+    fn sinh(self) -> Self {
+        self.via(f32::sinh)
+    }
+    /// Hyperbolic cosine.
+    #[inline(always)]
+    fn cosh(self) -> Self {
+        self.via(f32::cosh)
+    }
+    /// Hyperbolic tangent.
+    #[inline(always)]
+    fn tanh(self) -> Self {
+        self.via(f32::tanh)
+    }
+    /// `sqrt(x^2 + y^2)`.
+    #[inline(always)]
+    fn hypot(self, o: Self) -> Self {
+        self.via2(o, f32::hypot)
+    }
+    /// Floor.
+    #[inline(always)]
+    fn floor(self) -> Self {
+        self.via(f32::floor)
+    }
+    /// Ceiling.
+    #[inline(always)]
+    fn ceil(self) -> Self {
+        self.via(f32::ceil)
+    }
+    /// Truncation.
+    #[inline(always)]
+    fn trunc(self) -> Self {
+        self.via(f32::trunc)
+    }
+    /// Rounding, ties away from zero.
+    #[inline(always)]
+    fn round(self) -> Self {
+        self.via(f32::round)
+    }
+    /// `1 / x`.
+    #[inline(always)]
+    fn recip(self) -> Self {
+        self.via(f32::recip)
+    }
+    /// `x * a + b`, rounded once.
+    fn mul_add(self, a: Self, b: Self) -> Self;
+    /// Radians to degrees.
+    #[inline(always)]
+    fn to_degrees(self) -> Self {
+        self.via(f32::to_degrees)
+    }
+    /// Degrees to radians.
+    #[inline(always)]
+    fn to_radians(self) -> Self {
+        self.via(f32::to_radians)
+    }
+}
+
+macro_rules! half_math {
+    ($($h:ty),*) => {$(
+        impl HalfMath for $h {
+            #[inline(always)]
+            fn via(self, f: impl Fn(f32) -> f32) -> Self {
+                <$h>::from_f32(f(self.to_f32()))
+            }
+            #[inline(always)]
+            fn via2(self, o: Self, f: impl Fn(f32, f32) -> f32) -> Self {
+                <$h>::from_f32(f(self.to_f32(), o.to_f32()))
+            }
+            #[inline(always)]
+            fn mul_add(self, a: Self, b: Self) -> Self {
+                // The product is exact in f64 and the sum of three 16-bit values too.
+                <$h>::from_f64(self.to_f64() * a.to_f64() + b.to_f64())
+            }
+        }
+    )*};
+}
+half_math!(f16, bf16);
+
+// ----------------------------------------------------------------------------------------------
+// Checked results
+// ----------------------------------------------------------------------------------------------
+
+pub use crate::check::{check, Checkable};
+
+/// Compares two floats of any kinds in their common format (for tests of the expansion).
+#[inline(always)]
+pub fn compare<A: Scalar + Join<B>, B>(a: A, b: B) -> Option<Ordering>
+where
+    A::Out: PartialOrd,
+{
+    let (a, b) = A::join(a, b);
+    a.partial_cmp(&b)
+}
+
+/// Every dispatch trait, for a glob import where the expansion calls them.
+pub mod prelude {
+    pub use super::{
+        FloatAdd, FloatAddAssign, FloatCmp, FloatCopy, FloatDiv, FloatDivAssign, FloatFold,
+        FloatMul, FloatMulAssign, FloatRem, FloatRemAssign, FloatStore, FloatSub,
+        FloatSubAssign, HalfMath, StdAdd, StdAddAssign, StdCopy, StdDiv, StdDivAssign, StdEq,
+        StdFold, StdMul, StdMulAssign, StdOrd, StdRem, StdRemAssign, StdStore, StdSub,
+        StdSubAssign,
+    };
+}
