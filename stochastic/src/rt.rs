@@ -32,7 +32,7 @@ use crate::value::{Sbf16, Sf16, Sf32, Sf64, Stochastic};
 
 /// A float literal used as an operand. It keeps its `f64` and `f32` roundings (both done by the
 /// compiler) and takes the format of the other operand.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug)]
 pub struct Lit {
     /// The literal rounded to `f64`.
     pub d: f64,
@@ -55,6 +55,49 @@ impl Lit {
         } else {
             F::from_repr(F::nearest(self.d))
         }
+    }
+}
+
+macro_rules! lit_op {
+    ($($Op:ident, $op:ident);*) => {$(
+        impl $Op for Lit {
+            type Output = Lit;
+            /// A literal-only expression stays a literal: computed as a program of each format
+            /// would (in `f64` and in `f32`).
+            #[inline(always)]
+            fn $op(self, rhs: Lit) -> Lit {
+                Lit { d: $Op::$op(self.d, rhs.d), s: $Op::$op(self.s, rhs.s) }
+            }
+        }
+    )*};
+}
+lit_op!(Add, add; Sub, sub; Mul, mul; Div, div; Rem, rem);
+
+impl std::ops::Neg for Lit {
+    type Output = Lit;
+    #[inline(always)]
+    fn neg(self) -> Lit {
+        Lit { d: -self.d, s: -self.s }
+    }
+}
+
+impl PartialEq<Lit> for Lit {
+    fn eq(&self, other: &Lit) -> bool {
+        self.d == other.d
+    }
+}
+
+impl PartialOrd<Lit> for Lit {
+    fn partial_cmp(&self, other: &Lit) -> Option<Ordering> {
+        self.d.partial_cmp(&other.d)
+    }
+}
+
+impl Join<Lit> for Lit {
+    type Out = Lit;
+    #[inline(always)]
+    fn join(a: Lit, b: Lit) -> (Lit, Lit) {
+        (a, b)
     }
 }
 
@@ -808,6 +851,10 @@ pub trait FloatFold {
     fn __fp_sum(&self) -> Self::Out;
     /// `iter.product()`
     fn __fp_product(&self) -> Self::Out;
+    /// `iter.sum::<S>()`: the items' type (a float sum is in the items' format).
+    fn __fp_sum_as<S>(&self) -> Self::Out;
+    /// `iter.product::<S>()`
+    fn __fp_product_as<S>(&self) -> Self::Out;
 }
 
 /// A float item, by value or by reference.
@@ -871,6 +918,14 @@ where
     fn __fp_product(&self) -> Self::Out {
         self.take().fold(Lit::new(1.0, 1.0).store(), |acc, x| acc * x.value())
     }
+    #[inline]
+    fn __fp_sum_as<S>(&self) -> Self::Out {
+        self.__fp_sum()
+    }
+    #[inline]
+    fn __fp_product_as<S>(&self) -> Self::Out {
+        self.__fp_product()
+    }
 }
 
 /// Any other iterator: `Iterator::sum` / `product` into the type the context asks for.
@@ -879,6 +934,10 @@ pub trait StdFold {
     fn __fp_sum<S: std::iter::Sum<Self::Item>>(&self) -> S;
     /// `iter.product()`
     fn __fp_product<P: std::iter::Product<Self::Item>>(&self) -> P;
+    /// `iter.sum::<S>()`
+    fn __fp_sum_as<S: std::iter::Sum<Self::Item>>(&self) -> S;
+    /// `iter.product::<S>()`
+    fn __fp_product_as<P: std::iter::Product<Self::Item>>(&self) -> P;
     /// The items.
     type Item;
 }
@@ -891,6 +950,14 @@ impl<I: Iterator> StdFold for Fold<I> {
     }
     #[inline(always)]
     fn __fp_product<P: std::iter::Product<I::Item>>(&self) -> P {
+        self.take().product()
+    }
+    #[inline(always)]
+    fn __fp_sum_as<S: std::iter::Sum<I::Item>>(&self) -> S {
+        self.take().sum()
+    }
+    #[inline(always)]
+    fn __fp_product_as<P: std::iter::Product<I::Item>>(&self) -> P {
         self.take().product()
     }
 }

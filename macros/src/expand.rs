@@ -1,0 +1,944 @@
+//! The expansion of `#[fptune::tune]`.
+//!
+//! 1. Find the knobs and check the markers (`fptune_syntax::discover`); errors are collected and
+//!    emitted together, at the user's tokens, next to the item (so that one mistake does not hide
+//!    the others or cascade into type errors).
+//! 2. Remove the markers.
+//! 3. Rewrite the code so that mixed precision type-checks ([`Rewriter`]):
+//!    - `a + b`, `a < b`, `a += b`, ... go through `::fptune::__rt`'s dispatch, which computes
+//!      floats of two formats in the wider one and leaves every other type to its own operator;
+//!    - an unsuffixed float literal operand becomes `Lit` (it takes the other operand's format),
+//!      and so does an integer cast to float used as an operand;
+//!    - stores into float places (annotated `let`s, assignments to float bindings, elements and
+//!      fields, returns, arguments of the item's own functions, fields of its own structs) round to
+//!      the place's type;
+//!    - `x as T` with a float target, `.sum()`, `.product()`, `.copy_from_slice()` and
+//!      `std::mem::swap` get their mixed-precision versions.
+//! 4. In the stochastic build (feature `stochastic`), every float type written in the item becomes
+//!    its stochastic type (`f64` -> `::fptune::Sf64`), except in `static`/`const` items, which
+//!    stay exact primitive constants.
+
+use std::collections::{BTreeSet, HashMap};
+
+use fptune_syntax::{discover, is_marker, is_storable_float, stray_markers, FloatFormat, Marker, Top};
+use proc_macro2::{Span, TokenStream};
+use quote::{quote, quote_spanned, ToTokens};
+use syn::spanned::Spanned;
+use syn::visit::Visit;
+use syn::visit_mut::{self, VisitMut};
+use syn::{
+    parse_quote, parse_quote_spanned, BinOp, Block, Expr, FnArg, Item, Pat, ReturnType, Stmt, Type,
+    UnOp,
+};
+
+/// Whether this build is the tuner's stochastic build.
+const STOCHASTIC: bool = cfg!(feature = "stochastic");
+
+pub fn tune(args: TokenStream, item: TokenStream) -> TokenStream {
+    let marker = match syn::parse2::<Marker>(args) {
+        Ok(m) => m,
+        Err(e) => return with_error(item, e),
+    };
+    let mut item: Item = match syn::parse2(item.clone()) {
+        Ok(i) => i,
+        Err(e) => return with_error(item, e),
+    };
+    if let Err(e) = check_item_kind(&item) {
+        return with_error(item.into_token_stream(), e);
+    }
+    let top = Top { marker };
+    let discovery = discover(&item, &top);
+    let mut errors = discovery.errors;
+    let context = Context::of(&item);
+    strip_markers(&mut item, true);
+    errors.extend(stray_markers(&item));
+    strip_markers(&mut item, false);
+
+    Rewriter::new(context, STOCHASTIC).visit_item_mut(&mut item);
+    if STOCHASTIC {
+        StochasticTypes.visit_item_mut(&mut item);
+    }
+
+    let mut out = item.into_token_stream();
+    for e in errors {
+        out.extend(e.to_compile_error());
+    }
+    out
+}
+
+fn with_error(item: TokenStream, e: syn::Error) -> TokenStream {
+    let mut out = item;
+    out.extend(e.to_compile_error());
+    out
+}
+
+fn check_item_kind(item: &Item) -> syn::Result<()> {
+    match item {
+        Item::Mod(m) if m.content.is_none() => Err(syn::Error::new(
+            m.span(),
+            "`#[fptune::tune]` needs the module's content here: use an inline `mod name { ... }`, \
+             or put `#[fptune::tune]` on the items of the module's file",
+        )),
+        Item::Mod(_)
+        | Item::Fn(_)
+        | Item::Impl(_)
+        | Item::Struct(_)
+        | Item::Type(_)
+        | Item::Static(_)
+        | Item::Const(_) => Ok(()),
+        other => Err(syn::Error::new(
+            other.span(),
+            "`#[fptune::tune]` goes on an inline `mod`, a `fn`, an `impl`, a `struct`, a `type` alias, \
+             a `static` or a `const`",
+        )),
+    }
+}
+
+// ----------------------------------------------------------------------------------------------
+// Markers
+// ----------------------------------------------------------------------------------------------
+
+/// Removes `#[tune]` markers: with `sites_only`, only where a knob can be (the rest are then
+/// reported as stray); otherwise everywhere.
+fn strip_markers(item: &mut Item, sites_only: bool) {
+    struct Strip {
+        sites_only: bool,
+    }
+    fn strip(attrs: &mut Vec<syn::Attribute>) {
+        attrs.retain(|a| !is_marker(a));
+    }
+    impl VisitMut for Strip {
+        fn visit_attributes_mut(&mut self, attrs: &mut Vec<syn::Attribute>) {
+            if !self.sites_only {
+                strip(attrs);
+            }
+        }
+        fn visit_local_mut(&mut self, l: &mut syn::Local) {
+            strip(&mut l.attrs);
+            visit_mut::visit_local_mut(self, l);
+        }
+        fn visit_fn_arg_mut(&mut self, a: &mut FnArg) {
+            if let FnArg::Typed(pt) = a {
+                strip(&mut pt.attrs);
+            }
+            visit_mut::visit_fn_arg_mut(self, a);
+        }
+        fn visit_field_mut(&mut self, f: &mut syn::Field) {
+            strip(&mut f.attrs);
+            visit_mut::visit_field_mut(self, f);
+        }
+        fn visit_item_fn_mut(&mut self, f: &mut syn::ItemFn) {
+            strip(&mut f.attrs);
+            visit_mut::visit_item_fn_mut(self, f);
+        }
+        fn visit_impl_item_fn_mut(&mut self, f: &mut syn::ImplItemFn) {
+            strip(&mut f.attrs);
+            visit_mut::visit_impl_item_fn_mut(self, f);
+        }
+        fn visit_item_static_mut(&mut self, s: &mut syn::ItemStatic) {
+            strip(&mut s.attrs);
+            visit_mut::visit_item_static_mut(self, s);
+        }
+        fn visit_item_const_mut(&mut self, c: &mut syn::ItemConst) {
+            strip(&mut c.attrs);
+            visit_mut::visit_item_const_mut(self, c);
+        }
+        fn visit_impl_item_const_mut(&mut self, c: &mut syn::ImplItemConst) {
+            strip(&mut c.attrs);
+            visit_mut::visit_impl_item_const_mut(self, c);
+        }
+        fn visit_item_type_mut(&mut self, t: &mut syn::ItemType) {
+            strip(&mut t.attrs);
+            visit_mut::visit_item_type_mut(self, t);
+        }
+        fn visit_impl_item_type_mut(&mut self, t: &mut syn::ImplItemType) {
+            strip(&mut t.attrs);
+            visit_mut::visit_impl_item_type_mut(self, t);
+        }
+    }
+    Strip { sites_only }.visit_item_mut(item);
+}
+
+// ----------------------------------------------------------------------------------------------
+// What the item declares
+// ----------------------------------------------------------------------------------------------
+
+/// What the rewriter needs to know about the item's own declarations.
+#[derive(Default)]
+struct Context {
+    /// Type aliases whose type is a float (tuned or not).
+    aliases: BTreeSet<String>,
+    /// Free functions and associated functions: the type of each parameter taking a float by
+    /// value.
+    fns: HashMap<String, Vec<Option<Type>>>,
+    /// Methods (with a `self` receiver): the same for the parameters after `self`.
+    methods: HashMap<String, Vec<Option<Type>>>,
+    /// Struct name -> fields holding a float by value, with their types.
+    structs: HashMap<String, HashMap<String, Type>>,
+    /// Every field name holding a float (by value or in a buffer), any struct of the item.
+    float_fields: BTreeSet<String>,
+}
+
+impl Context {
+    fn of(item: &Item) -> Context {
+        let mut c = Context::default();
+        struct Aliases<'a>(&'a mut BTreeSet<String>);
+        impl<'ast> Visit<'ast> for Aliases<'_> {
+            fn visit_item_type(&mut self, t: &'ast syn::ItemType) {
+                if !fptune_syntax::float_leaves(&t.ty, self.0).is_empty() {
+                    self.0.insert(t.ident.to_string());
+                }
+            }
+            fn visit_impl_item_type(&mut self, t: &'ast syn::ImplItemType) {
+                if !fptune_syntax::float_leaves(&t.ty, self.0).is_empty() {
+                    self.0.insert(t.ident.to_string());
+                }
+            }
+        }
+        Aliases(&mut c.aliases).visit_item(item);
+
+        struct Decls<'a>(&'a mut Context);
+        impl<'ast> Visit<'ast> for Decls<'_> {
+            fn visit_signature(&mut self, sig: &'ast syn::Signature) {
+                let has_self = matches!(sig.inputs.first(), Some(FnArg::Receiver(_)));
+                let params: Vec<Option<Type>> = sig
+                    .inputs
+                    .iter()
+                    .filter_map(|a| match a {
+                        FnArg::Typed(pt) => {
+                            Some(is_storable_float(&pt.ty, &self.0.aliases).then(|| (*pt.ty).clone()))
+                        }
+                        FnArg::Receiver(_) => None,
+                    })
+                    .collect();
+                let name = sig.ident.to_string();
+                if has_self {
+                    self.0.methods.insert(name, params);
+                } else {
+                    self.0.fns.insert(name, params);
+                }
+            }
+            fn visit_item_struct(&mut self, s: &'ast syn::ItemStruct) {
+                let mut storable = HashMap::new();
+                for f in &s.fields {
+                    let Some(id) = &f.ident else { continue };
+                    if is_storable_float(&f.ty, &self.0.aliases) {
+                        storable.insert(id.to_string(), f.ty.clone());
+                    }
+                    if !fptune_syntax::float_leaves(&f.ty, &self.0.aliases).is_empty() {
+                        self.0.float_fields.insert(id.to_string());
+                    }
+                }
+                self.0.structs.insert(s.ident.to_string(), storable);
+            }
+        }
+        Decls(&mut c).visit_item(item);
+        c
+    }
+}
+
+// ----------------------------------------------------------------------------------------------
+// The rewrite
+// ----------------------------------------------------------------------------------------------
+
+/// A binding in scope.
+#[derive(Clone, Copy, Default)]
+struct Binding {
+    /// Holds a float by value (scalar, `Vec`, array): assignments to it store.
+    storable: bool,
+    /// Holds floats somewhere (also `&mut [f64]`): assignments to its elements store.
+    floaty: bool,
+}
+
+struct Rewriter {
+    cx: Context,
+    stochastic: bool,
+    scopes: Vec<HashMap<String, Binding>>,
+    /// For each enclosing function (None for a closure): its return type when that is a
+    /// storable float.
+    returns: Vec<Option<Option<Type>>>,
+}
+
+const ARITH: [&str; 5] = ["add", "sub", "mul", "div", "rem"];
+
+fn arith_name(op: &BinOp) -> Option<&'static str> {
+    Some(match op {
+        BinOp::Add(_) => ARITH[0],
+        BinOp::Sub(_) => ARITH[1],
+        BinOp::Mul(_) => ARITH[2],
+        BinOp::Div(_) => ARITH[3],
+        BinOp::Rem(_) => ARITH[4],
+        _ => return None,
+    })
+}
+
+fn assign_name(op: &BinOp) -> Option<&'static str> {
+    Some(match op {
+        BinOp::AddAssign(_) => "add_assign",
+        BinOp::SubAssign(_) => "sub_assign",
+        BinOp::MulAssign(_) => "mul_assign",
+        BinOp::DivAssign(_) => "div_assign",
+        BinOp::RemAssign(_) => "rem_assign",
+        _ => return None,
+    })
+}
+
+fn cmp_name(op: &BinOp) -> Option<&'static str> {
+    Some(match op {
+        BinOp::Eq(_) => "eq",
+        BinOp::Ne(_) => "ne",
+        BinOp::Lt(_) => "lt",
+        BinOp::Le(_) => "le",
+        BinOp::Gt(_) => "gt",
+        BinOp::Ge(_) => "ge",
+        _ => return None,
+    })
+}
+
+/// An unsuffixed float literal, possibly negated or parenthesised: its digits with the sign.
+fn float_literal(e: &Expr) -> Option<(String, Span)> {
+    match e {
+        Expr::Lit(l) => match &l.lit {
+            syn::Lit::Float(f) if f.suffix().is_empty() => Some((f.base10_digits().to_string(), f.span())),
+            _ => None,
+        },
+        Expr::Unary(u) if matches!(u.op, UnOp::Neg(_)) => {
+            let (digits, span) = float_literal(&u.expr)?;
+            Some((if let Some(d) = digits.strip_prefix('-') { d.to_string() } else { format!("-{digits}") }, span))
+        }
+        Expr::Paren(p) => float_literal(&p.expr),
+        Expr::Group(g) => float_literal(&g.expr),
+        _ => None,
+    }
+}
+
+fn is_literal_operand(e: &Expr) -> bool {
+    float_literal(e).is_some()
+}
+
+/// A float literal, a cast (an integer cast adapts like a literal), or arithmetic of those: an
+/// expression whose format only its context decides.
+fn literal_like(e: &Expr, aliases: &BTreeSet<String>) -> bool {
+    match e {
+        Expr::Cast(c) => cast_float_target(&c.ty, aliases),
+        Expr::Paren(p) => literal_like(&p.expr, aliases),
+        Expr::Group(g) => literal_like(&g.expr, aliases),
+        Expr::Unary(u) if matches!(u.op, UnOp::Neg(_)) => literal_like(&u.expr, aliases),
+        Expr::Binary(b) if arith_name(&b.op).is_some() => {
+            literal_like(&b.left, aliases) && literal_like(&b.right, aliases)
+        }
+        _ => is_literal_operand(e),
+    }
+}
+
+fn strip_parens(e: Expr) -> Expr {
+    match e {
+        Expr::Paren(p) => strip_parens(*p.expr),
+        other => other,
+    }
+}
+
+/// `::fptune::__rt::Lit::new(0.1f64, 0.1f32)` for a literal's digits.
+fn lit_tokens(digits: &str, span: Span) -> TokenStream {
+    let d: TokenStream = format!("{digits}f64").parse().unwrap_or_default();
+    let s: TokenStream = format!("{digits}f32").parse().unwrap_or_default();
+    quote_spanned!(span=> ::fptune::__rt::Lit::new(#d, #s))
+}
+
+/// A float type written in a cast target (`f64`, `fptune::f16`, a float alias).
+fn cast_float_target(ty: &Type, aliases: &BTreeSet<String>) -> bool {
+    let leaves = fptune_syntax::float_leaves(ty, aliases);
+    leaves.len() == 1 && matches!(ty, Type::Path(_))
+}
+
+const INT_TYPES: [&str; 12] =
+    ["i8", "i16", "i32", "i64", "i128", "isize", "u8", "u16", "u32", "u64", "u128", "usize"];
+
+fn int_target(ty: &Type) -> bool {
+    matches!(ty, Type::Path(p) if p.qself.is_none() && p.path.segments.len() == 1
+        && INT_TYPES.iter().any(|t| p.path.segments[0].ident == t))
+}
+
+/// Methods whose result is a float when their receiver is: a cast of such a call to an integer
+/// is a float-to-integer cast.
+const FLOAT_METHODS: [&str; 24] = [
+    "floor", "ceil", "round", "trunc", "sqrt", "abs", "exp", "ln", "log10", "log2", "powi", "powf",
+    "sin", "cos", "tan", "max", "min", "to_degrees", "to_radians", "recip", "cbrt", "hypot", "atan2",
+    "mul_add",
+];
+
+fn wrap_dispatch(span: Span, body: TokenStream) -> Expr {
+    parse_quote_spanned!(span=> {
+        #[allow(unused_imports)]
+        use ::fptune::__rt::prelude::*;
+        #body
+    })
+}
+
+/// `ty` with every float written in it replaced by `_`: the shape of the value before the store,
+/// which lets `collect()` and friends infer their containers as they did without the store.
+fn shape(ty: &Type, aliases: &BTreeSet<String>) -> Type {
+    struct Shape<'a>(&'a BTreeSet<String>);
+    impl VisitMut for Shape<'_> {
+        fn visit_type_mut(&mut self, t: &mut Type) {
+            let leaves = fptune_syntax::float_leaves(t, self.0);
+            if leaves.len() == 1 && matches!(t, Type::Path(p) if p.path.segments.last().is_some_and(|l| l.arguments.is_none())) {
+                *t = parse_quote!(_);
+                return;
+            }
+            visit_mut::visit_type_mut(self, t);
+        }
+    }
+    let mut out = ty.clone();
+    Shape(aliases).visit_type_mut(&mut out);
+    out
+}
+
+fn store_expr(e: Expr, ty: Option<&Type>, aliases: &BTreeSet<String>) -> Expr {
+    let span = e.span();
+    match ty.map(|t| shape(t, aliases)) {
+        Some(shape) if !matches!(shape, Type::Infer(_)) => wrap_dispatch(
+            span,
+            quote_spanned!(span=>
+                let __fptune_value: #shape = #e;
+                (&&::fptune::__rt::src(__fptune_value)).__fp_store()
+            ),
+        ),
+        _ => wrap_dispatch(span, quote_spanned!(span=> (&&::fptune::__rt::src(#e)).__fp_store())),
+    }
+}
+
+impl Rewriter {
+    fn new(cx: Context, stochastic: bool) -> Rewriter {
+        Rewriter { cx, stochastic, scopes: vec![HashMap::new()], returns: Vec::new() }
+    }
+
+    fn bind(&mut self, name: String, b: Binding) {
+        if let Some(s) = self.scopes.last_mut() {
+            s.insert(name, b);
+        }
+    }
+
+    fn lookup(&self, name: &str) -> Option<Binding> {
+        self.scopes.iter().rev().find_map(|s| s.get(name).copied())
+    }
+
+    fn binding_of_type(&self, ty: &Type) -> Binding {
+        Binding {
+            storable: is_storable_float(ty, &self.cx.aliases),
+            floaty: !fptune_syntax::float_leaves(ty, &self.cx.aliases).is_empty(),
+        }
+    }
+
+    fn bind_pat(&mut self, pat: &Pat, b: Binding) {
+        match pat {
+            Pat::Ident(pi) => self.bind(pi.ident.to_string(), b),
+            Pat::Type(pt) => {
+                let b = self.binding_of_type(&pt.ty);
+                self.bind_pat(&pt.pat, b);
+            }
+            Pat::Reference(r) => self.bind_pat(&r.pat, b),
+            _ => {
+                // Destructuring: the parts' types are unknown here.
+                struct Names<'a>(&'a mut Vec<String>);
+                impl<'ast> Visit<'ast> for Names<'_> {
+                    fn visit_pat_ident(&mut self, p: &'ast syn::PatIdent) {
+                        self.0.push(p.ident.to_string());
+                    }
+                }
+                let mut names = Vec::new();
+                Names(&mut names).visit_pat(pat);
+                for n in names {
+                    self.bind(n, Binding::default());
+                }
+            }
+        }
+    }
+
+    /// Whether an assignment to `place` stores into a float.
+    fn float_place(&self, place: &Expr) -> bool {
+        match place {
+            Expr::Path(p) if p.path.segments.len() == 1 => {
+                self.lookup(&p.path.segments[0].ident.to_string()).is_some_and(|b| b.storable)
+            }
+            Expr::Index(i) => self.floaty_root(&i.expr),
+            Expr::Field(f) => match &f.member {
+                syn::Member::Named(id) => self.cx.float_fields.contains(&id.to_string()),
+                syn::Member::Unnamed(_) => false,
+            },
+            Expr::Unary(u) if matches!(u.op, UnOp::Deref(_)) => self.floaty_root(&u.expr),
+            Expr::Paren(p) => self.float_place(&p.expr),
+            _ => false,
+        }
+    }
+
+    fn floaty_root(&self, e: &Expr) -> bool {
+        match e {
+            Expr::Path(p) if p.path.segments.len() == 1 => {
+                self.lookup(&p.path.segments[0].ident.to_string()).is_some_and(|b| b.floaty)
+            }
+            Expr::Index(i) => self.floaty_root(&i.expr),
+            Expr::Field(f) => match &f.member {
+                syn::Member::Named(id) => self.cx.float_fields.contains(&id.to_string()),
+                syn::Member::Unnamed(_) => false,
+            },
+            Expr::Paren(p) => self.floaty_root(&p.expr),
+            Expr::Unary(u) if matches!(u.op, UnOp::Deref(_)) => self.floaty_root(&u.expr),
+            Expr::MethodCall(m) if m.method == "as_mut_slice" || m.method == "as_slice" => {
+                self.floaty_root(&m.receiver)
+            }
+            _ => false,
+        }
+    }
+
+    /// Whether an expression cast to an integer is (probably) a float: a float binding, literal,
+    /// field or math method result. Casts of anything else (enums, chars, integers) are left to
+    /// `as`, which the dispatch cannot express for every type.
+    fn looks_float(&self, e: &Expr) -> bool {
+        match e {
+            Expr::Lit(l) => matches!(l.lit, syn::Lit::Float(_)),
+            Expr::Path(p) if p.path.segments.len() == 1 => {
+                self.lookup(&p.path.segments[0].ident.to_string()).is_some_and(|b| b.floaty)
+            }
+            Expr::Index(i) => self.floaty_root(&i.expr),
+            Expr::Field(_) => self.floaty_root(e),
+            Expr::Paren(p) => self.looks_float(&p.expr),
+            Expr::Group(g) => self.looks_float(&g.expr),
+            Expr::Unary(u) => self.looks_float(&u.expr),
+            Expr::Binary(b) => self.looks_float(&b.left) || self.looks_float(&b.right),
+            Expr::MethodCall(m) => {
+                FLOAT_METHODS.iter().any(|n| m.method == n) && self.looks_float(&m.receiver)
+                    || m.method == "to_f64"
+                    || m.method == "to_f32"
+            }
+            Expr::Block(b) => b.block.stmts.last().is_some_and(|s| match s {
+                Stmt::Expr(e, None) => self.looks_float(e),
+                _ => false,
+            }),
+            _ => false,
+        }
+    }
+
+    /// An operand of arithmetic or comparison: literals and integer casts adapt.
+    fn operand(&mut self, mut e: Expr) -> TokenStream {
+        if let Some((digits, span)) = float_literal(&e) {
+            return lit_tokens(&digits, span);
+        }
+        let cast_target = match &e {
+            Expr::Paren(p) => match &*p.expr {
+                Expr::Cast(c) => Some(c.clone()),
+                _ => None,
+            },
+            Expr::Cast(c) => Some(c.clone()),
+            _ => None,
+        };
+        if let Some(c) = cast_target {
+            if cast_float_target(&c.ty, &self.cx.aliases) {
+                let mut src = strip_parens((*c.expr).clone());
+                let ty = (*c.ty).clone();
+                self.visit_expr_mut(&mut src);
+                let span = c.span();
+                return quote_spanned!(span=> ::fptune::__rt::cast_operand::<#ty, _>(#src));
+            }
+        }
+        if let Expr::Binary(b) = strip_parens(e.clone()) {
+            if let Some(name) = arith_name(&b.op) {
+                if literal_like(&Expr::Binary(b.clone()), &self.cx.aliases) {
+                    // Inside a larger expression, literal-only arithmetic adapts too.
+                    let span = b.span();
+                    let left = self.operand(*b.left);
+                    let right = self.operand(*b.right);
+                    let method = syn::Ident::new(&format!("__fp_{name}"), b.op.span());
+                    return wrap_dispatch(span, quote_spanned!(span=> (&&::fptune::__rt::pair(#left, #right)).#method()))
+                        .into_token_stream();
+                }
+            }
+        }
+        self.visit_expr_mut(&mut e);
+        e.into_token_stream()
+    }
+
+    /// Applies a store to the value(s) a tail expression produces (through `if`, `match` and
+    /// blocks, so that each branch converts on its own).
+    fn store_tail(&mut self, e: &mut Expr, ty: Option<&Type>) {
+        match e {
+            Expr::If(i) => {
+                self.store_block(&mut i.then_branch, ty);
+                if let Some((_, els)) = &mut i.else_branch {
+                    self.store_tail(els, ty);
+                }
+            }
+            Expr::Match(m) => {
+                for arm in &mut m.arms {
+                    self.store_tail(&mut arm.body, ty);
+                }
+            }
+            Expr::Block(b) if b.label.is_none() && b.attrs.is_empty() => self.store_block(&mut b.block, ty),
+            Expr::Return(_) | Expr::Break(_) | Expr::Continue(_) => {}
+            Expr::Macro(m) if m.mac.path.is_ident("panic") || m.mac.path.is_ident("unreachable") => {}
+            other => {
+                let taken = std::mem::replace(other, parse_quote!(()));
+                *other = store_expr(taken, ty, &self.cx.aliases);
+            }
+        }
+    }
+
+    fn store_block(&mut self, block: &mut Block, ty: Option<&Type>) {
+        if let Some(Stmt::Expr(e, None)) = block.stmts.last_mut() {
+            self.store_tail(e, ty);
+        }
+    }
+
+    fn fn_body(&mut self, sig: &syn::Signature, block: &mut Block) {
+        self.scopes.push(HashMap::new());
+        for input in &sig.inputs {
+            if let FnArg::Typed(pt) = input {
+                let b = self.binding_of_type(&pt.ty);
+                self.bind_pat(&pt.pat, b);
+            }
+        }
+        let ret = match &sig.output {
+            ReturnType::Type(_, ty) => is_storable_float(ty, &self.cx.aliases).then(|| (**ty).clone()),
+            ReturnType::Default => None,
+        };
+        self.returns.push(Some(ret.clone()));
+        self.visit_block_mut(block);
+        if let Some(ty) = &ret {
+            self.store_block(block, Some(ty));
+        }
+        self.returns.pop();
+        self.scopes.pop();
+    }
+
+    fn rewrite_call_args(&mut self, params: Option<&Vec<Option<Type>>>, args: &mut syn::punctuated::Punctuated<Expr, syn::Token![,]>) {
+        for (i, arg) in args.iter_mut().enumerate() {
+            self.visit_expr_mut(arg);
+            let ty = params.and_then(|p| p.get(i)).cloned().flatten();
+            if ty.is_some() {
+                self.store_tail(arg, ty.as_ref());
+            }
+        }
+    }
+
+    /// Rewrites the arguments of a known formatting or collection macro; others are left alone.
+    fn visit_macro_args(&mut self, mac: &mut syn::Macro) {
+        let name = mac.path.segments.last().map(|s| s.ident.to_string()).unwrap_or_default();
+        let format_like = matches!(
+            name.as_str(),
+            "println" | "print" | "eprintln" | "eprint" | "format" | "write" | "writeln" | "panic"
+                | "assert" | "assert_eq" | "assert_ne" | "debug_assert" | "debug_assert_eq"
+                | "debug_assert_ne" | "check"
+        );
+        if name == "vec" {
+            if let Ok(mut arr) = syn::parse2::<VecRepeat>(mac.tokens.clone()) {
+                self.visit_expr_mut(&mut arr.elem);
+                self.visit_expr_mut(&mut arr.len);
+                let (e, n) = (&arr.elem, &arr.len);
+                mac.tokens = quote!(#e; #n);
+                return;
+            }
+        }
+        if format_like || name == "vec" {
+            let parser = syn::punctuated::Punctuated::<Expr, syn::Token![,]>::parse_terminated;
+            if let Ok(mut args) = syn::parse::Parser::parse2(parser, mac.tokens.clone()) {
+                for arg in args.iter_mut() {
+                    match arg {
+                        // `name = value` in a format macro is a named argument, not a store.
+                        Expr::Assign(a) if format_like => self.visit_expr_mut(&mut a.right),
+                        _ => self.visit_expr_mut(arg),
+                    }
+                }
+                mac.tokens = args.into_token_stream();
+            }
+        }
+    }
+}
+
+/// `vec![elem; len]`.
+struct VecRepeat {
+    elem: Expr,
+    len: Expr,
+}
+
+impl syn::parse::Parse for VecRepeat {
+    fn parse(input: syn::parse::ParseStream<'_>) -> syn::Result<Self> {
+        let elem: Expr = input.parse()?;
+        input.parse::<syn::Token![;]>()?;
+        let len: Expr = input.parse()?;
+        Ok(VecRepeat { elem, len })
+    }
+}
+
+impl VisitMut for Rewriter {
+    fn visit_item_fn_mut(&mut self, f: &mut syn::ItemFn) {
+        let sig = f.sig.clone();
+        self.fn_body(&sig, &mut f.block);
+    }
+
+    fn visit_impl_item_fn_mut(&mut self, f: &mut syn::ImplItemFn) {
+        let sig = f.sig.clone();
+        self.fn_body(&sig, &mut f.block);
+    }
+
+    fn visit_trait_item_fn_mut(&mut self, f: &mut syn::TraitItemFn) {
+        if let Some(block) = &mut f.default {
+            let sig = f.sig.clone();
+            self.fn_body(&sig, block);
+        }
+    }
+
+    // Constant contexts cannot call the dispatch: their expressions stay as written.
+    fn visit_item_const_mut(&mut self, _c: &mut syn::ItemConst) {}
+    fn visit_item_static_mut(&mut self, _s: &mut syn::ItemStatic) {}
+    fn visit_impl_item_const_mut(&mut self, _c: &mut syn::ImplItemConst) {}
+    fn visit_expr_const_mut(&mut self, _c: &mut syn::ExprConst) {}
+    fn visit_type_mut(&mut self, _t: &mut Type) {}
+
+    fn visit_block_mut(&mut self, b: &mut Block) {
+        self.scopes.push(HashMap::new());
+        visit_mut::visit_block_mut(self, b);
+        self.scopes.pop();
+    }
+
+    fn visit_local_mut(&mut self, l: &mut syn::Local) {
+        let annotated = match &l.pat {
+            Pat::Type(pt) => Some((*pt.ty).clone()),
+            _ => None,
+        };
+        let literal_init = l.init.as_ref().is_some_and(|i| is_literal_operand(&i.expr));
+        if let Some(init) = &mut l.init {
+            self.visit_expr_mut(&mut init.expr);
+            if let Some((_, diverge)) = &mut init.diverge {
+                self.visit_expr_mut(diverge);
+            }
+            match &annotated {
+                Some(ty) if is_storable_float(ty, &self.cx.aliases) && init.diverge.is_none() => {
+                    self.store_tail(&mut init.expr, Some(ty));
+                }
+                None if literal_init && self.stochastic => {
+                    // An unannotated float literal binding is an f64 (the dispatch's fallback);
+                    // in the stochastic build, a stochastic one.
+                    let e = &init.expr;
+                    init.expr = Box::new(parse_quote!(::fptune::Sf64::from(#e as f64)));
+                }
+                _ => {}
+            }
+        }
+        let b = match &annotated {
+            Some(ty) => self.binding_of_type(ty),
+            None => Binding { storable: literal_init, floaty: literal_init },
+        };
+        self.bind_pat(&l.pat, b);
+    }
+
+    fn visit_expr_closure_mut(&mut self, c: &mut syn::ExprClosure) {
+        self.scopes.push(HashMap::new());
+        for input in &c.inputs {
+            self.bind_pat(input, Binding::default());
+        }
+        self.returns.push(None);
+        self.visit_expr_mut(&mut c.body);
+        self.returns.pop();
+        self.scopes.pop();
+    }
+
+    fn visit_expr_mut(&mut self, e: &mut Expr) {
+        let span = e.span();
+        match e {
+            Expr::Binary(b) => {
+                if let Some(name) = arith_name(&b.op) {
+                    if literal_like(&b.left, &self.cx.aliases) && literal_like(&b.right, &self.cx.aliases) {
+                        // A value of literals and casts only: written types, native operator.
+                        visit_mut::visit_expr_binary_mut(self, b);
+                        return;
+                    }
+                    let left = self.operand((*b.left).clone());
+                    let right = self.operand((*b.right).clone());
+                    let method = syn::Ident::new(&format!("__fp_{name}"), b.op.span());
+                    *e = wrap_dispatch(span, quote_spanned!(span=> (&&::fptune::__rt::pair(#left, #right)).#method()));
+                } else if let Some(name) = cmp_name(&b.op) {
+                    if is_literal_operand(&b.left) && is_literal_operand(&b.right) {
+                        return;
+                    }
+                    let left = self.operand((*b.left).clone());
+                    let right = self.operand((*b.right).clone());
+                    let method = syn::Ident::new(&format!("__fp_{name}"), b.op.span());
+                    *e = wrap_dispatch(span, quote_spanned!(span=> (&&::fptune::__rt::pair(&#left, &#right)).#method()));
+                } else if let Some(name) = assign_name(&b.op) {
+                    let mut place = (*b.left).clone();
+                    self.visit_expr_mut(&mut place);
+                    let right = self.operand((*b.right).clone());
+                    let method = syn::Ident::new(&format!("__fp_{name}"), b.op.span());
+                    // The value first, then the place: `h[i] -= f * h[k]` borrows `h` twice.
+                    *e = wrap_dispatch(span, quote_spanned!(span=>
+                        let __fptune_rhs = #right;
+                        (&&::fptune::__rt::pair(&mut #place, __fptune_rhs)).#method()
+                    ));
+                } else {
+                    visit_mut::visit_expr_binary_mut(self, b);
+                }
+            }
+            Expr::Assign(a) => {
+                let store = self.float_place(&a.left) || is_literal_operand(&a.right);
+                self.visit_expr_mut(&mut a.left);
+                self.visit_expr_mut(&mut a.right);
+                if store {
+                    self.store_tail(&mut a.right, None);
+                }
+            }
+            Expr::Cast(c) => {
+                if cast_float_target(&c.ty, &self.cx.aliases)
+                    || (int_target(&c.ty) && self.looks_float(&c.expr))
+                {
+                    self.visit_expr_mut(&mut c.expr);
+                    let src = strip_parens((*c.expr).clone());
+                    let ty = &c.ty;
+                    *e = parse_quote_spanned!(span=> ::fptune::__rt::cast::<#ty, _>(#src));
+                } else {
+                    visit_mut::visit_expr_cast_mut(self, c);
+                }
+            }
+            Expr::Return(r) => {
+                if let Some(value) = &mut r.expr {
+                    self.visit_expr_mut(value);
+                    if let Some(Some(Some(ty))) = self.returns.last().cloned() {
+                        self.store_tail(value, Some(&ty));
+                    }
+                }
+            }
+            Expr::Call(call) => {
+                self.visit_expr_mut(&mut call.func);
+                let name = match &*call.func {
+                    Expr::Path(p) => p.path.segments.last().map(|s| s.ident.to_string()),
+                    _ => None,
+                };
+                let is_swap = matches!(&*call.func, Expr::Path(p) if {
+                    let segs: Vec<String> = p.path.segments.iter().map(|s| s.ident.to_string()).collect();
+                    segs.len() >= 2 && segs[segs.len() - 2] == "mem" && segs[segs.len() - 1] == "swap"
+                });
+                if is_swap {
+                    call.func = Box::new(parse_quote_spanned!(span=> ::fptune::__rt::swap));
+                }
+                let params = name.and_then(|n| self.cx.fns.get(&n).cloned());
+                self.rewrite_call_args(params.as_ref(), &mut call.args);
+            }
+            Expr::MethodCall(m) => {
+                self.visit_expr_mut(&mut m.receiver);
+                let method = m.method.to_string();
+                let params = self.cx.methods.get(&method).cloned();
+                self.rewrite_call_args(params.as_ref(), &mut m.args);
+                let recv = &m.receiver;
+                match method.as_str() {
+                    "sum" | "product" if m.args.is_empty() => {
+                        let turbofish = m.turbofish.as_ref().map(|t| &t.args);
+                        let name = match turbofish {
+                            Some(_) => format!("__fp_{method}_as"),
+                            None => format!("__fp_{method}"),
+                        };
+                        let call = syn::Ident::new(&name, m.method.span());
+                        let body = match turbofish {
+                            Some(args) => quote_spanned!(span=> (&&::fptune::__rt::fold(#recv)).#call::<#args>()),
+                            None => quote_spanned!(span=> (&&::fptune::__rt::fold(#recv)).#call()),
+                        };
+                        *e = wrap_dispatch(span, body);
+                    }
+                    "copy_from_slice" if m.args.len() == 1 => {
+                        let src = &m.args[0];
+                        *e = wrap_dispatch(
+                            span,
+                            quote_spanned!(span=> (&&::fptune::__rt::pair(
+                                ::core::convert::AsMut::<[_]>::as_mut(&mut #recv),
+                                ::core::convert::AsRef::<[_]>::as_ref(#src),
+                            )).__fp_copy_from_slice()),
+                        );
+                    }
+                    _ => {}
+                }
+            }
+            Expr::Struct(s) => {
+                let name = s.path.segments.last().map(|seg| seg.ident.to_string()).unwrap_or_default();
+                let storable = self.cx.structs.get(&name).cloned();
+                for field in s.fields.iter_mut() {
+                    let member = match &field.member {
+                        syn::Member::Named(id) => id.to_string(),
+                        syn::Member::Unnamed(i) => i.index.to_string(),
+                    };
+                    let literal = is_literal_operand(&field.expr);
+                    self.visit_expr_mut(&mut field.expr);
+                    let ty = storable.as_ref().and_then(|f| f.get(&member)).cloned();
+                    if ty.is_some() || (literal && self.stochastic) {
+                        // Field-init shorthand `S { a }` becomes `S { a: store(a) }`.
+                        field.colon_token.get_or_insert_with(Default::default);
+                        self.store_tail(&mut field.expr, ty.as_ref());
+                    }
+                }
+                if let Some(rest) = &mut s.rest {
+                    self.visit_expr_mut(rest);
+                }
+            }
+            Expr::Macro(m) => self.visit_macro_args(&mut m.mac),
+            _ => visit_mut::visit_expr_mut(self, e),
+        }
+    }
+
+    fn visit_stmt_macro_mut(&mut self, m: &mut syn::StmtMacro) {
+        self.visit_macro_args(&mut m.mac);
+    }
+}
+
+// ----------------------------------------------------------------------------------------------
+// Stochastic types
+// ----------------------------------------------------------------------------------------------
+
+/// Replaces every float type written in the item by its stochastic type, and `f64::sqrt(x)`-style
+/// calls by the stochastic type's. `static` and `const` items keep their primitive types.
+struct StochasticTypes;
+
+fn stochastic_path(format: FloatFormat, span: Span) -> syn::Path {
+    let text: TokenStream = format.stochastic().parse().unwrap_or_default();
+    let mut path: syn::Path = parse_quote!(#text);
+    for seg in path.segments.iter_mut() {
+        seg.ident.set_span(span);
+    }
+    path
+}
+
+impl VisitMut for StochasticTypes {
+    fn visit_item_const_mut(&mut self, _c: &mut syn::ItemConst) {}
+    fn visit_item_static_mut(&mut self, _s: &mut syn::ItemStatic) {}
+    fn visit_impl_item_const_mut(&mut self, _c: &mut syn::ImplItemConst) {}
+
+    fn visit_type_mut(&mut self, t: &mut Type) {
+        if let Type::Path(p) = t {
+            if p.qself.is_none() {
+                let leaves = fptune_syntax::float_leaves(&Type::Path(p.clone()), &BTreeSet::new());
+                if leaves.len() == 1 && leaves[0].alias.is_none() {
+                    if let (Some(format), Some(last)) = (leaves[0].format, p.path.segments.last()) {
+                        if last.arguments.is_none() && FloatFormat::from_ident(&last.ident.to_string()).is_some() {
+                            p.path = stochastic_path(format, p.span());
+                            return;
+                        }
+                    }
+                }
+            }
+        }
+        visit_mut::visit_type_mut(self, t);
+    }
+
+    fn visit_expr_path_mut(&mut self, p: &mut syn::ExprPath) {
+        // `f64::sqrt` -> `::fptune::Sf64::sqrt`; `f64::EPSILON` and `std::f64::consts::PI` stay.
+        let segs = &p.path.segments;
+        if p.qself.is_none() && segs.len() == 2 && p.path.leading_colon.is_none() {
+            if let Some(format) = FloatFormat::from_ident(&segs[0].ident.to_string()) {
+                let member = segs[1].ident.to_string();
+                if member.chars().next().is_some_and(|c| c.is_lowercase()) {
+                    let mut path = stochastic_path(format, p.span());
+                    path.segments.push(segs[1].clone());
+                    p.path = path;
+                    return;
+                }
+            }
+        }
+        visit_mut::visit_expr_path_mut(self, p);
+    }
+}
