@@ -718,8 +718,10 @@ impl VisitMut for Rewriter {
                 None if literal_init && self.stochastic => {
                     // An unannotated float literal binding is an f64 (the dispatch's fallback);
                     // in the stochastic build, a stochastic one.
-                    let e = &init.expr;
-                    init.expr = Box::new(parse_quote!(::fptune::Sf64::from(#e as f64)));
+                    if let Some((digits, span)) = float_literal(&init.expr) {
+                        let d: TokenStream = format!("{digits}f64").parse().unwrap_or_default();
+                        init.expr = Box::new(parse_quote_spanned!(span=> ::fptune::Sf64::from_f64(#d)));
+                    }
                 }
                 _ => {}
             }

@@ -442,7 +442,7 @@ impl Discoverer {
         let mut found = None;
         for attr in attrs.iter().filter(|a| is_marker(a)) {
             if found.is_some() {
-                self.errors.push(syn::Error::new(attr.span(), "`#[tune]` is given twice"));
+                self.errors.push(syn::Error::new_spanned(attr, "`#[tune]` is given twice"));
                 continue;
             }
             match parse_marker(attr) {
@@ -532,7 +532,7 @@ impl Discoverer {
                 }
                 FnArg::Receiver(r) => {
                     if let Some(attr) = r.attrs.iter().find(|a| is_marker(a)) {
-                        self.errors.push(syn::Error::new(attr.span(), "`self` cannot be a knob"));
+                        self.errors.push(syn::Error::new_spanned(attr, "`self` cannot be a knob"));
                     }
                 }
             }
@@ -668,8 +668,8 @@ pub fn stray_markers(item: &Item) -> Vec<syn::Error> {
     impl<'ast> Visit<'ast> for Stray {
         fn visit_attribute(&mut self, attr: &'ast Attribute) {
             if is_marker(attr) {
-                self.0.push(syn::Error::new(
-                    attr.span(),
+                self.0.push(syn::Error::new_spanned(
+                    attr,
                     "`#[tune]` goes on a `let`, a function parameter, a function (its return value), \
                      a struct field, a `static`/`const` or a `type` alias",
                 ));

@@ -1,0 +1,7 @@
+//! Bad uses of the markers get compile errors at the user's tokens (never a panic), all at once.
+
+#[test]
+fn marker_errors() {
+    let t = trybuild::TestCases::new();
+    t.compile_fail("tests/ui/*.rs");
+}

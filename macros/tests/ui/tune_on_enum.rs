@@ -1,0 +1,7 @@
+#[fptune::tune]
+enum Mode {
+    Fast,
+    Exact,
+}
+
+fn main() {}

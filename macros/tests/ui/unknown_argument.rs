@@ -1,0 +1,6 @@
+#[fptune::tune]
+fn scale(#[tune(precision = 3)] x: f64) -> f64 {
+    x * 2.0
+}
+
+fn main() {}
