@@ -120,6 +120,12 @@ fn widen<F: Format, G: Format>(x: F) -> G {
     G::from_repr(G::exact(x.to_repr().to_f64()))
 }
 
+/// Round-to-nearest from one native format to another (from the exact value: one rounding).
+#[inline(always)]
+fn nearest<A: Format, B: Format>(x: A) -> B {
+    B::from_repr(B::nearest(x.to_repr().to_f64()))
+}
+
 /// How two float operands meet: the type both are brought to (exactly) before the operation.
 pub trait Join<B> {
     /// The common type.
@@ -436,7 +442,7 @@ macro_rules! store_native {
             /// Round-to-nearest from the exact value (one rounding, no double rounding).
             #[inline(always)]
             fn store(self) -> B {
-                B::from_repr(B::nearest(self.to_repr().to_f64()))
+                nearest(self)
             }
         }
     )*};
@@ -1165,3 +1171,248 @@ pub mod prelude {
         StdSubAssign,
     };
 }
+
+// ----------------------------------------------------------------------------------------------
+// Probe build
+// ----------------------------------------------------------------------------------------------
+
+/// The probe build's knob type: knob number `K` holding a value of format `F`.
+///
+/// The tuner gives every knob its own `Probe<F, K>` in one scratch build that is compiled, never
+/// run. Arithmetic, stores and casts accept any mix of probes and floats (as they accept any mix
+/// of formats), so the only type errors left are where rustc requires two types to be *equal*:
+/// a buffer passed by reference, a method taking `Self`, a generic argument. Those errors read
+/// "expected `Probe<f64, 3>`, found `Probe<f64, 7>`" (knobs 3 and 7 must share a type) or name a
+/// probe and a plain float (the knob cannot change type at all).
+#[derive(Clone, Copy, Default, Debug, PartialEq, PartialOrd)]
+#[repr(transparent)]
+pub struct Probe<F, const K: u32>(pub F);
+
+impl<F: Format, const K: u32> Scalar for Probe<F, K> {}
+
+impl<A: Format + Promote<B>, B: Format, const K: u32, const L: u32> Join<Probe<B, L>> for Probe<A, K> {
+    type Out = <A as Promote<B>>::Output;
+    #[inline(always)]
+    fn join(a: Self, b: Probe<B, L>) -> (Self::Out, Self::Out) {
+        (widen(a.0), widen(b.0))
+    }
+}
+
+impl<A: Format + Promote<B>, B: Format, const K: u32> Join<B> for Probe<A, K> {
+    type Out = <A as Promote<B>>::Output;
+    #[inline(always)]
+    fn join(a: Self, b: B) -> (Self::Out, Self::Out) {
+        (widen(a.0), widen(b))
+    }
+}
+
+impl<A: Format + Promote<B>, B: Format, const L: u32> Join<Probe<B, L>> for A {
+    type Out = <A as Promote<B>>::Output;
+    #[inline(always)]
+    fn join(a: A, b: Probe<B, L>) -> (Self::Out, Self::Out) {
+        (widen(a), widen(b.0))
+    }
+}
+
+impl<A: Format, const K: u32> Join<Lit> for Probe<A, K> {
+    type Out = A;
+    #[inline(always)]
+    fn join(a: Self, b: Lit) -> (A, A) {
+        (a.0, b.to())
+    }
+}
+
+impl<B: Format, const L: u32> Join<Probe<B, L>> for Lit {
+    type Out = B;
+    #[inline(always)]
+    fn join(a: Lit, b: Probe<B, L>) -> (B, B) {
+        (a.to(), b.0)
+    }
+}
+
+impl<A: Format, B: Format, const K: u32> Store<Probe<B, K>> for A {
+    #[inline(always)]
+    fn store(self) -> Probe<B, K> {
+        Probe(nearest(self))
+    }
+}
+
+impl<A: Format, B: Format, const K: u32> Store<B> for Probe<A, K> {
+    #[inline(always)]
+    fn store(self) -> B {
+        nearest(self.0)
+    }
+}
+
+impl<A: Format, B: Format, const K: u32, const L: u32> Store<Probe<B, L>> for Probe<A, K> {
+    #[inline(always)]
+    fn store(self) -> Probe<B, L> {
+        Probe(nearest(self.0))
+    }
+}
+
+impl<B: Format, const K: u32> Store<Probe<B, K>> for Lit {
+    #[inline(always)]
+    fn store(self) -> Probe<B, K> {
+        Probe(self.to())
+    }
+}
+
+macro_rules! probe_cast {
+    ($($t:ty),*) => {$(
+        impl<A: Format, const K: u32> CastAs<$t> for Probe<A, K> where A: CastAs<$t> {
+            #[inline(always)]
+            fn cast_as(self) -> $t {
+                self.0.cast_as()
+            }
+        }
+        impl<B: Format, const K: u32> CastAs<Probe<B, K>> for $t where $t: CastAs<B> {
+            #[inline(always)]
+            fn cast_as(self) -> Probe<B, K> {
+                Probe(self.cast_as())
+            }
+        }
+    )*};
+}
+probe_cast!(i8, i16, i32, i64, i128, isize, u8, u16, u32, u64, u128, usize, f32, f64, f16, bf16);
+
+impl<A: Format, const K: u32, T> CastOperand<T> for Probe<A, K>
+where
+    Probe<A, K>: CastAs<T>,
+{
+    type Out = T;
+    #[inline(always)]
+    fn cast_operand(self) -> T {
+        self.cast_as()
+    }
+}
+
+macro_rules! probe_ops {
+    ($($Op:ident, $op:ident, $OpAssign:ident, $op_assign:ident);*) => {$(
+        impl<F: Format + $Op<Output = F>, const K: u32> $Op for Probe<F, K> {
+            type Output = Self;
+            #[inline(always)]
+            fn $op(self, rhs: Self) -> Self {
+                Probe($Op::$op(self.0, rhs.0))
+            }
+        }
+        impl<F: Format + $Op<Output = F>, const K: u32> $OpAssign for Probe<F, K> {
+            #[inline(always)]
+            fn $op_assign(&mut self, rhs: Self) {
+                self.0 = $Op::$op(self.0, rhs.0);
+            }
+        }
+    )*};
+}
+probe_ops!(Add, add, AddAssign, add_assign; Sub, sub, SubAssign, sub_assign;
+    Mul, mul, MulAssign, mul_assign; Div, div, DivAssign, div_assign);
+
+impl<F: Format + std::ops::Neg<Output = F>, const K: u32> std::ops::Neg for Probe<F, K> {
+    type Output = Self;
+    #[inline(always)]
+    fn neg(self) -> Self {
+        Probe(-self.0)
+    }
+}
+
+impl<F: Format, const K: u32> std::fmt::Display for Probe<F, K> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Display::fmt(&self.0, f)
+    }
+}
+
+impl<F: Format, const K: u32> std::fmt::LowerExp for Probe<F, K> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::LowerExp::fmt(&self.0, f)
+    }
+}
+
+impl<F: Format + std::iter::Sum, const K: u32> std::iter::Sum for Probe<F, K> {
+    fn sum<I: Iterator<Item = Self>>(iter: I) -> Self {
+        Probe(iter.map(|p| p.0).sum())
+    }
+}
+
+impl<'a, F: Format + std::iter::Sum, const K: u32> std::iter::Sum<&'a Probe<F, K>> for Probe<F, K> {
+    fn sum<I: Iterator<Item = &'a Self>>(iter: I) -> Self {
+        Probe(iter.map(|p| p.0).sum())
+    }
+}
+
+impl<F: Format, const K: u32> Item for Probe<F, K> {
+    type Value = Self;
+    #[inline(always)]
+    fn value(self) -> Self {
+        self
+    }
+}
+
+impl<'a, F: Format, const K: u32> Item for &'a Probe<F, K> {
+    type Value = Probe<F, K>;
+    #[inline(always)]
+    fn value(self) -> Self::Value {
+        *self
+    }
+}
+
+impl<F: Format, const K: u32> crate::check::Checkable for Probe<F, K>
+where
+    F: crate::check::Checkable,
+{
+    fn visit(&self, f: &mut dyn FnMut(crate::check::Record)) {
+        self.0.visit(f);
+    }
+}
+
+macro_rules! probe_math {
+    ($($m:ident),*) => {
+        impl<F: Format, const K: u32> Probe<F, K> {
+            $(
+                /// As the `f64` method (computed in `f64`: a probe build is compiled, not run).
+                #[inline(always)]
+                pub fn $m(self) -> Self {
+                    Probe(F::from_repr(F::nearest(self.0.to_repr().to_f64().$m())))
+                }
+            )*
+            /// `self^n`.
+            pub fn powi(self, n: i32) -> Self {
+                Probe(F::from_repr(F::nearest(self.0.to_repr().to_f64().powi(n))))
+            }
+            /// `self^n`.
+            pub fn powf(self, n: Self) -> Self {
+                Probe(F::from_repr(F::nearest(self.0.to_repr().to_f64().powf(n.0.to_repr().to_f64()))))
+            }
+            /// The larger value.
+            pub fn max(self, o: Self) -> Self {
+                if self.0 >= o.0 { self } else { o }
+            }
+            /// The smaller value.
+            pub fn min(self, o: Self) -> Self {
+                if self.0 <= o.0 { self } else { o }
+            }
+            /// `self * a + b`.
+            pub fn mul_add(self, a: Self, b: Self) -> Self {
+                let (x, y, z) = (self.0.to_repr().to_f64(), a.0.to_repr().to_f64(), b.0.to_repr().to_f64());
+                Probe(F::from_repr(F::nearest(x.mul_add(y, z))))
+            }
+            /// `atan2(self, o)`.
+            pub fn atan2(self, o: Self) -> Self {
+                Probe(F::from_repr(F::nearest(self.0.to_repr().to_f64().atan2(o.0.to_repr().to_f64()))))
+            }
+            /// `hypot(self, o)`.
+            pub fn hypot(self, o: Self) -> Self {
+                Probe(F::from_repr(F::nearest(self.0.to_repr().to_f64().hypot(o.0.to_repr().to_f64()))))
+            }
+            /// Whether the value is NaN.
+            pub fn is_nan(self) -> bool {
+                self.0.to_repr().to_f64().is_nan()
+            }
+            /// Whether the value is finite.
+            pub fn is_finite(self) -> bool {
+                self.0.to_repr().to_f64().is_finite()
+            }
+        }
+    };
+}
+probe_math!(sqrt, cbrt, abs, exp, exp2, ln, log10, log2, sin, cos, tan, asin, acos, atan, sinh,
+    cosh, tanh, floor, ceil, trunc, round, signum, recip, to_degrees, to_radians);
