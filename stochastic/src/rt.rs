@@ -227,6 +227,52 @@ impl<A, B> Pair<A, B> {
     }
 }
 
+/// An operand as the dispatch takes it: a float, or a reference to one (`|(a, b)| a * b` over
+/// iterators of references).
+pub trait Operand {
+    /// The float.
+    type V: Scalar;
+    /// The float, copied out.
+    fn v(self) -> Self::V;
+}
+
+macro_rules! operand {
+    ($($t:ty),*) => {$(
+        impl Operand for $t {
+            type V = $t;
+            #[inline(always)]
+            fn v(self) -> $t { self }
+        }
+        impl<'a> Operand for &'a $t {
+            type V = $t;
+            #[inline(always)]
+            fn v(self) -> $t { *self }
+        }
+        impl<'a> Operand for &'a mut $t {
+            type V = $t;
+            #[inline(always)]
+            fn v(self) -> $t { *self }
+        }
+    )*};
+}
+operand!(f64, f32, f16, bf16, Lit);
+
+impl<F: Format> Operand for Stochastic<F> {
+    type V = Self;
+    #[inline(always)]
+    fn v(self) -> Self {
+        self
+    }
+}
+
+impl<'a, F: Format> Operand for &'a Stochastic<F> {
+    type V = Stochastic<F>;
+    #[inline(always)]
+    fn v(self) -> Stochastic<F> {
+        *self
+    }
+}
+
 macro_rules! binary {
     ($Float:ident, $Std:ident, $m:ident, $Op:ident, $op:ident) => {
         /// Float operands: computed in their common format.
@@ -236,15 +282,16 @@ macro_rules! binary {
             /// The operation.
             fn $m(&self) -> Self::Out;
         }
-        impl<A: Join<B>, B> $Float for &Pair<A, B>
+        impl<A: Operand, B: Operand> $Float for &Pair<A, B>
         where
-            A::Out: $Op<Output = A::Out>,
+            A::V: Join<B::V>,
+            <A::V as Join<B::V>>::Out: $Op<Output = <A::V as Join<B::V>>::Out>,
         {
-            type Out = A::Out;
+            type Out = <A::V as Join<B::V>>::Out;
             #[inline(always)]
-            fn $m(&self) -> A::Out {
+            fn $m(&self) -> Self::Out {
                 let (a, b) = self.take();
-                let (a, b) = A::join(a, b);
+                let (a, b) = <A::V as Join<B::V>>::join(a.v(), b.v());
                 $Op::$op(a, b)
             }
         }
@@ -280,14 +327,14 @@ macro_rules! compound {
             /// The operation.
             fn $m(&self);
         }
-        impl<'a, A: Scalar + Join<B>, B> $Float for &Pair<&'a mut A, B>
+        impl<'a, A: Scalar + Join<B::V>, B: Operand> $Float for &Pair<&'a mut A, B>
         where
             A::Out: $Op<Output = A::Out> + Store<A>,
         {
             #[inline(always)]
             fn $m(&self) {
                 let (place, b) = self.take();
-                let (x, y) = A::join(*place, b);
+                let (x, y) = A::join(*place, b.v());
                 *place = $Op::$op(x, y).store();
             }
         }
@@ -1189,6 +1236,22 @@ pub mod prelude {
 pub struct Probe<F, const K: u32>(pub F);
 
 impl<F: Format, const K: u32> Scalar for Probe<F, K> {}
+
+impl<F: Format, const K: u32> Operand for Probe<F, K> {
+    type V = Self;
+    #[inline(always)]
+    fn v(self) -> Self {
+        self
+    }
+}
+
+impl<'a, F: Format, const K: u32> Operand for &'a Probe<F, K> {
+    type V = Probe<F, K>;
+    #[inline(always)]
+    fn v(self) -> Self::V {
+        *self
+    }
+}
 
 impl<A: Format + Promote<B>, B: Format, const K: u32, const L: u32> Join<Probe<B, L>> for Probe<A, K> {
     type Out = <A as Promote<B>>::Output;
