@@ -50,6 +50,7 @@ pub fn tune(args: TokenStream, item: TokenStream) -> TokenStream {
     let discovery = discover(&item, &top);
     let mut errors = discovery.errors;
     let context = Context::of(&item);
+    generalize_knob_params(&mut item, &context.aliases);
     strip_markers(&mut item, true);
     errors.extend(stray_markers(&item));
     strip_markers(&mut item, false);
@@ -157,6 +158,61 @@ fn strip_markers(item: &mut Item, sites_only: bool) {
         }
     }
     Strip { sites_only }.visit_item_mut(item);
+}
+
+/// A knob parameter taking a float by value (`#[tune] x: f64`, `#[tune] v: Vec<f64>`) accepts any
+/// float of any format, converted on entry, so that callers, also outside tuned code, keep
+/// compiling when the knob is lowered: `fn f(#[tune] x: f32)` becomes
+/// `fn f(x: impl Store<f32>) { let x: f32 = Store::store(x); .. }`. Trait implementations keep
+/// their signatures.
+fn generalize_knob_params(item: &mut Item, aliases: &BTreeSet<String>) {
+    struct Generalize<'a> {
+        aliases: &'a BTreeSet<String>,
+        in_trait_impl: bool,
+    }
+    impl Generalize<'_> {
+        fn apply(&self, sig: &mut syn::Signature, block: &mut Block) {
+            let mut entry: Vec<Stmt> = Vec::new();
+            for input in sig.inputs.iter_mut() {
+                let FnArg::Typed(pt) = input else { continue };
+                if !pt.attrs.iter().any(is_marker) || !is_storable_float(&pt.ty, self.aliases) {
+                    continue;
+                }
+                let Pat::Ident(pi) = &mut *pt.pat else { continue };
+                let ty = (*pt.ty).clone();
+                let name = pi.ident.clone();
+                let mutability = pi.mutability.take();
+                let span = pt.ty.span();
+                pt.ty = Box::new(parse_quote_spanned!(span=> impl ::fptune::__rt::Store<#ty>));
+                entry.push(parse_quote_spanned!(span=>
+                    let #mutability #name: #ty = ::fptune::__rt::Store::store(#name);
+                ));
+            }
+            if !entry.is_empty() {
+                entry.append(&mut block.stmts);
+                block.stmts = entry;
+            }
+        }
+    }
+    impl VisitMut for Generalize<'_> {
+        fn visit_item_fn_mut(&mut self, f: &mut syn::ItemFn) {
+            self.apply(&mut f.sig, &mut f.block);
+            visit_mut::visit_item_fn_mut(self, f);
+        }
+        fn visit_item_impl_mut(&mut self, i: &mut syn::ItemImpl) {
+            let outer = self.in_trait_impl;
+            self.in_trait_impl = i.trait_.is_some();
+            visit_mut::visit_item_impl_mut(self, i);
+            self.in_trait_impl = outer;
+        }
+        fn visit_impl_item_fn_mut(&mut self, f: &mut syn::ImplItemFn) {
+            if !self.in_trait_impl {
+                self.apply(&mut f.sig, &mut f.block);
+            }
+            visit_mut::visit_impl_item_fn_mut(self, f);
+        }
+    }
+    Generalize { aliases, in_trait_impl: false }.visit_item_mut(item);
 }
 
 // ----------------------------------------------------------------------------------------------
@@ -519,6 +575,16 @@ impl Rewriter {
         }
     }
 
+    /// Whether an assigned value is a float computation (a store then converts it to the place's
+    /// type): literals, arithmetic, negation, float bindings and math methods. Other values (which
+    /// may rely on coercions, like `r = &v`) are assigned as written.
+    fn float_valued(&self, e: &Expr) -> bool {
+        literal_like(e, &self.cx.aliases)
+            || matches!(e, Expr::Binary(b) if arith_name(&b.op).is_some())
+            || matches!(e, Expr::Unary(u) if matches!(u.op, UnOp::Neg(_)))
+            || self.looks_float(e)
+    }
+
     /// An operand of arithmetic or comparison: literals and integer casts adapt.
     fn operand(&mut self, mut e: Expr) -> TokenStream {
         if let Some((digits, span)) = float_literal(&e) {
@@ -781,7 +847,7 @@ impl VisitMut for Rewriter {
                 }
             }
             Expr::Assign(a) => {
-                let store = self.float_place(&a.left) || is_literal_operand(&a.right);
+                let store = self.float_place(&a.left) || self.float_valued(&a.right);
                 self.visit_expr_mut(&mut a.left);
                 self.visit_expr_mut(&mut a.right);
                 if store {

@@ -965,7 +965,8 @@ where
     type Out = <I::Item as Item>::Value;
     #[inline]
     fn __fp_sum(&self) -> Self::Out {
-        self.take().fold(Lit::new(0.0, 0.0).store(), |acc, x| acc + x.value())
+        // std's float `Sum` starts from -0.0 (so that an empty or all -0.0 sum is -0.0).
+        self.take().fold(Lit::new(-0.0, -0.0).store(), |acc, x| acc + x.value())
     }
     #[inline]
     fn __fp_product(&self) -> Self::Out {
