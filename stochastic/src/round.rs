@@ -127,19 +127,37 @@ fn split(a: f64) -> (f64, f64) {
 #[inline(always)]
 fn in_fast_range(x: f64) -> bool {
     let m = x.abs();
-    m >= TINY64 && m <= HUGE64
+    (TINY64..=HUGE64).contains(&m)
 }
 
 // ----------------------------------------------------------------------------------------------
 // binary64
 // ----------------------------------------------------------------------------------------------
 
+/// The residual of TwoSum is NaN exactly when an operand is infinite or NaN, when `a + b`
+/// overflowed, or when TwoSum's intermediate `s - a` overflowed although `s` is finite: `|b|` is
+/// `MAX`, `a` has the opposite sign, and `a + b` was a tie rounded away from zero (e.g.
+/// `f32: 1.3797003e38 - MAX`). A single NaN test sends all three to the slow path.
 #[inline(always)]
 pub(crate) fn add_f64(a: f64, b: f64, dir: f64) -> f64 {
     let (s, err) = two_sum_f64(a, b);
-    if !s.is_finite() && a.is_finite() && b.is_finite() {
+    if err.is_nan() {
+        return add_f64_slow(a, b, s, dir);
+    }
+    step_f64(s, err, dir)
+}
+
+#[inline(never)]
+fn add_f64_slow(a: f64, b: f64, s: f64, dir: f64) -> f64 {
+    if !(a.is_finite() && b.is_finite()) {
+        return s;
+    }
+    if !s.is_finite() {
         return overflow_f64(s, dir);
     }
+    // Spurious overflow inside TwoSum: the operands are huge, so halving them is exact, and
+    // `RN(a/2 + b/2) = s/2` with the residual halved, of the same sign.
+    let (_, err) = two_sum_f64(a * 0.5, b * 0.5);
     step_f64(s, err, dir)
 }
 
@@ -275,13 +293,26 @@ fn div_f64_slow(a: f64, b: f64, q: f64, dir: f64) -> f64 {
 // binary32
 // ----------------------------------------------------------------------------------------------
 
+/// See [`add_f64`] for the NaN test.
 #[inline(always)]
 pub(crate) fn add_f32(a: f32, b: f32, dir: f64) -> f32 {
     let (s, err) = two_sum_f32(a, b);
-    if !s.is_finite() && a.is_finite() && b.is_finite() {
-        return overflow_f32(s, dir);
+    if err.is_nan() {
+        return add_f32_slow(a, b, s, dir);
     }
     step_f32(s, f64::from(err), dir)
+}
+
+#[inline(never)]
+fn add_f32_slow(a: f32, b: f32, s: f32, dir: f64) -> f32 {
+    if !(a.is_finite() && b.is_finite()) {
+        return s;
+    }
+    if !s.is_finite() {
+        return overflow_f32(s, dir);
+    }
+    // Spurious overflow inside TwoSum: the sum is exact in f64.
+    step_f32(s, f64::from(a) + f64::from(b) - f64::from(s), dir)
 }
 
 /// Directed rounding of an `f64` to `f32`. The error `x - RN32(x)` is exact in `f64`; when the
@@ -387,11 +418,24 @@ pub(crate) fn grid_round(x: f64, err: f64, dir: f64, g: Grid) -> f64 {
 
 /// Round-to-nearest-even onto a 16-bit grid (for literals and inputs, which round as the
 /// compiler would).
+///
+/// `half`'s own `from_f64` is not correctly rounded: its software conversion ignores the low 32
+/// bits of the `f64` significand, and with F16C it converts through `f32` (double rounding), so
+/// values just off a midpoint round the wrong way. Rounding to odd into `f32` first keeps the
+/// information that matters (24 bits >= 11 + 2), and `half`'s `f32` conversions are correct.
 pub(crate) fn grid_nearest(x: f64, g: Grid) -> f64 {
-    if g.p == GRID_F16.p {
-        f16::from_f64(x).to_f64()
+    let s = x as f32;
+    // Exact: x - RN32(x) fits in an f64 (-inf when s overflowed, NaN when x is).
+    let err = x - f64::from(s);
+    let odd = if s.to_bits() & 1 == 0 && err.abs() > 0.0 {
+        step_f32(s, err, if err > 0.0 { 1.0 } else { -1.0 })
     } else {
-        bf16::from_f64(x).to_f64()
+        s
+    };
+    if g.p == GRID_F16.p {
+        f16::from_f32(odd).to_f64()
+    } else {
+        bf16::from_f32(odd).to_f64()
     }
 }
 
