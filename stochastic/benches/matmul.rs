@@ -1,0 +1,158 @@
+//! Overhead of discrete stochastic arithmetic on the classic i-j-k matrix product.
+//!
+//! Run: `cargo bench -p fptune --bench matmul` (optionally with `RUSTFLAGS="-C target-cpu=native"`,
+//! which gives the kernels a hardware FMA). `FPTUNE_BENCH_N=300,500` chooses the sizes,
+//! `FPTUNE_BENCH_REPS=3` the repetitions (the minimum time is kept).
+//!
+//! For each size it times `C[i][j] = sum_k A[i][k] * B[k][j]` (row-major `Vec` storage, the sum in
+//! a local) for native `f64` and `f32`, for `Sf64`, `Sf32`, `Sf16` and `Sbf16` with every
+//! instability detected (the default), and for the stochastic types again with detection off,
+//! and prints a Markdown table of the times and of the overhead ratios against the native type
+//! (`Sf64/f64`, `Sf32/f32`, and `Sf16`, `Sbf16` against `f32`). `f16 (half)` is the `half`
+//! crate's plain round-to-nearest binary16, for reference. The inputs are random values in
+//! [0, 1) from a fixed seed. See BENCHMARKS.md for the figures and CADNA's on the same loop.
+
+use std::hint::black_box;
+use std::ops::{Add, Mul};
+use std::time::{Duration, Instant};
+
+use fptune::{f16, Sbf16, Sf16, Sf32, Sf64};
+
+/// SplitMix64: a fixed-seed source of inputs, independent of the rounding generator.
+struct Inputs(u64);
+
+impl Inputs {
+    fn next_unit(&mut self) -> f64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^= z >> 31;
+        (z >> 11) as f64 * (1.0 / (1u64 << 53) as f64)
+    }
+}
+
+/// The classic triple loop, the accumulator in a local.
+#[inline(never)]
+fn matmul<T>(a: &[T], b: &[T], c: &mut [T], n: usize, zero: T)
+where
+    T: Copy + Add<Output = T> + Mul<Output = T>,
+{
+    for i in 0..n {
+        let row = &a[i * n..(i + 1) * n];
+        for j in 0..n {
+            let mut s = zero;
+            for (&aik, &bkj) in row.iter().zip(b[j..].iter().step_by(n)) {
+                s = s + aik * bkj;
+            }
+            c[i * n + j] = s;
+        }
+    }
+}
+
+/// Fills A and B from the fixed seed (values in [0, 1) converted to `T`), then times the product
+/// `reps` times and returns the fastest run.
+fn time<T>(n: usize, reps: usize, conv: impl Fn(f64) -> T, zero: T) -> Duration
+where
+    T: Copy + Add<Output = T> + Mul<Output = T>,
+{
+    let mut g = Inputs(0x5EED_0F_F9_70E);
+    let a: Vec<T> = (0..n * n).map(|_| conv(g.next_unit())).collect();
+    let b: Vec<T> = (0..n * n).map(|_| conv(g.next_unit())).collect();
+    let mut c = vec![zero; n * n];
+    let mut best = Duration::MAX;
+    for _ in 0..reps {
+        let t = Instant::now();
+        matmul(black_box(&a), black_box(&b), black_box(&mut c), n, zero);
+        best = best.min(t.elapsed());
+        black_box(&c);
+    }
+    best
+}
+
+struct Row {
+    name: &'static str,
+    detection: &'static str,
+    time: Duration,
+    /// (label, time of the native type it is compared with)
+    against: Option<(&'static str, Duration)>,
+}
+
+fn main() {
+    let sizes: Vec<usize> = std::env::var("FPTUNE_BENCH_N")
+        .ok()
+        .map(|v| v.split(',').filter_map(|s| s.trim().parse().ok()).collect())
+        .unwrap_or_else(|| vec![300, 500]);
+    let reps: usize = std::env::var("FPTUNE_BENCH_REPS")
+        .ok()
+        .and_then(|v| v.trim().parse().ok())
+        .unwrap_or(3)
+        .max(1);
+    fptune::stochastic::set_seed(1);
+    println!(
+        "matmul bench: i-j-k loop, min of {reps} runs; hardware FMA in the kernels: {}",
+        if cfg!(target_feature = "fma") { "yes" } else { "no (Dekker's product)" }
+    );
+    let slow_reps = reps.min(2);
+
+    for n in sizes {
+        let mut rows = Vec::new();
+        let mut notes = Vec::new();
+        let t64 = time(n, reps, |x| x, 0.0f64);
+        let t32 = time(n, reps, |x| x as f32, 0.0f32);
+        rows.push(Row { name: "f64", detection: "-", time: t64, against: None });
+        rows.push(Row { name: "f32", detection: "-", time: t32, against: None });
+        let th = time(n, slow_reps, f16::from_f64, f16::ZERO);
+        rows.push(Row { name: "f16 (half, RN)", detection: "-", time: th, against: Some(("f16/f32", t32)) });
+
+        for on in [true, false] {
+            fptune::stochastic::set_all_detected(on);
+            fptune::stochastic::reset();
+            let detection = if on { "all" } else { "off" };
+            let s64 = time(n, slow_reps, Sf64::from, Sf64::default());
+            rows.push(Row { name: "Sf64", detection, time: s64, against: Some(("Sf64/f64", t64)) });
+            let s32 = time(n, slow_reps, Sf32::from, Sf32::default());
+            rows.push(Row { name: "Sf32", detection, time: s32, against: Some(("Sf32/f32", t32)) });
+            let s16 = time(n, slow_reps, Sf16::from, Sf16::default());
+            rows.push(Row { name: "Sf16", detection, time: s16, against: Some(("Sf16/f32", t32)) });
+            let sb16 = time(n, slow_reps, Sbf16::from, Sbf16::default());
+            rows.push(Row { name: "Sbf16", detection, time: sb16, against: Some(("Sbf16/f32", t32)) });
+            if on {
+                // Sums of products of values in [0, 1): no cancellation; only the 16-bit
+                // formats may underflow (tiny inputs and products).
+                let report = fptune::stochastic::report();
+                let found: Vec<String> =
+                    report.iter().map(|(k, c)| format!("{c} {}", k.key())).collect();
+                if !found.is_empty() {
+                    notes.push(format!("instabilities detected (all types): {}", found.join(", ")));
+                }
+            }
+        }
+        fptune::stochastic::set_all_detected(true);
+
+        println!();
+        println!("n = {n} ({} multiply-adds)", n * n * n);
+        println!();
+        println!("| type | detection | time (s) | ns / multiply-add | overhead |");
+        println!("|---|---|---:|---:|---|");
+        let ops = (n * n * n) as f64;
+        for r in &rows {
+            let secs = r.time.as_secs_f64();
+            let ratio = match r.against {
+                Some((label, base)) => format!("{label} = {:.1}x", secs / base.as_secs_f64()),
+                None => "1x".to_string(),
+            };
+            println!(
+                "| {} | {} | {:.3} | {:.2} | {} |",
+                r.name,
+                r.detection,
+                secs,
+                secs * 1e9 / ops,
+                ratio
+            );
+        }
+        for note in notes {
+            println!("\n{note}");
+        }
+    }
+}
