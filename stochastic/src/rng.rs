@@ -15,6 +15,10 @@ static THREADS: AtomicU64 = AtomicU64::new(0);
 
 thread_local! {
     static STATE: Cell<u64> = const { Cell::new(0) };
+    /// Unused random bits of the last draw, two per operation, above them a marker bit (so the
+    /// buffer is empty when only the marker is left: below 4). One xorshift step feeds 31
+    /// operations, and an operation's draw is a shift of this word.
+    static BITS: Cell<u64> = const { Cell::new(0) };
 }
 
 /// SplitMix64 finaliser: spreads a seed over all 64 bits (never returns 0 for our inputs' use).
@@ -64,6 +68,7 @@ pub fn set_seed(seed: u64) {
     SEED.store(seed.max(1), Ordering::Relaxed);
     THREADS.store(1, Ordering::Relaxed);
     STATE.with(|s| s.set(mix(seed.max(1) ^ mix(0))));
+    BITS.with(|b| b.set(0));
 }
 
 /// The next 64 random bits of this thread (xorshift64*).
@@ -87,9 +92,35 @@ pub(crate) fn next_u64() -> u64 {
 /// way. `+1.0` is toward +inf.
 #[inline(always)]
 pub(crate) fn directions() -> [f64; 3] {
-    let r = next_u64();
+    directions_of(direction_bits())
+}
+
+/// The `±1.0` directions of [`direction_bits`]'s draw.
+#[inline(always)]
+pub(crate) fn directions_of(r: u64) -> [f64; 3] {
     let one = 1.0f64.to_bits();
-    let d0 = f64::from_bits(one | (r >> 63 << 63));
-    let d1 = f64::from_bits(one | ((r >> 62) & 1) << 63);
+    let d0 = f64::from_bits(one | (r << 63));
+    let d1 = f64::from_bits(one | ((r >> 1) << 63));
     [d0, d1, -d1]
+}
+
+/// The two random bits of one operation's rounding directions: bit 0 set when sample 0 rounds
+/// toward -inf, bit 1 when sample 1 does (sample 2 rounds opposite to sample 1).
+#[inline(always)]
+pub(crate) fn direction_bits() -> u64 {
+    BITS.with(|b| {
+        let mut x = b.get();
+        if x < 4 {
+            x = refill();
+        }
+        b.set(x >> 2);
+        x & 3
+    })
+}
+
+/// 62 fresh random bits under the marker bit.
+#[cold]
+#[inline(never)]
+fn refill() -> u64 {
+    (next_u64() >> 2) | (1 << 62)
 }
