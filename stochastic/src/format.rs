@@ -5,6 +5,7 @@ use std::fmt::{Debug, Display, LowerExp};
 
 use half::{bf16, f16};
 
+use crate::lanes;
 use crate::round::{self, GRID_BF16, GRID_F16};
 
 mod sealed {
@@ -97,6 +98,23 @@ pub trait Format:
     fn sqrt(a: Self::Repr, dir: f64) -> Self::Repr;
     /// Exact conversion from a narrower format's sample (`x` is representable).
     fn exact(x: f64) -> Self::Repr;
+
+    /// Directed `a + b` of three samples, sample `i` toward -inf when bit `i` of `bits` is set
+    /// (sample 2 opposite to sample 1): see [`crate::rng`] and `lanes.rs`.
+    #[doc(hidden)]
+    #[inline(always)]
+    fn add3(a: [Self::Repr; 3], b: [Self::Repr; 3], bits: u64) -> [Self::Repr; 3] {
+        let d = crate::rng::directions_of(bits);
+        [Self::add(a[0], b[0], d[0]), Self::add(a[1], b[1], d[1]), Self::add(a[2], b[2], d[2])]
+    }
+
+    /// Directed `a * b` of three samples, directions as in [`Format::add3`].
+    #[doc(hidden)]
+    #[inline(always)]
+    fn mul3(a: [Self::Repr; 3], b: [Self::Repr; 3], bits: u64) -> [Self::Repr; 3] {
+        let d = crate::rng::directions_of(bits);
+        [Self::mul(a[0], b[0], d[0]), Self::mul(a[1], b[1], d[1]), Self::mul(a[2], b[2], d[2])]
+    }
 }
 
 impl Format for f64 {
@@ -143,6 +161,14 @@ impl Format for f64 {
     #[inline(always)]
     fn exact(x: f64) -> f64 {
         x
+    }
+    #[inline(always)]
+    fn add3(a: [f64; 3], b: [f64; 3], bits: u64) -> [f64; 3] {
+        lanes::add3_f64(a, b, bits)
+    }
+    #[inline(always)]
+    fn mul3(a: [f64; 3], b: [f64; 3], bits: u64) -> [f64; 3] {
+        lanes::mul3_f64(a, b, bits)
     }
 }
 
@@ -191,10 +217,18 @@ impl Format for f32 {
     fn exact(x: f64) -> f32 {
         x as f32
     }
+    #[inline(always)]
+    fn add3(a: [f32; 3], b: [f32; 3], bits: u64) -> [f32; 3] {
+        lanes::add3_f32(a, b, bits)
+    }
+    #[inline(always)]
+    fn mul3(a: [f32; 3], b: [f32; 3], bits: u64) -> [f32; 3] {
+        lanes::mul3_f32(a, b, bits)
+    }
 }
 
 macro_rules! sixteen_bit_format {
-    ($t:ty, $grid:expr, $name:literal, $rust:literal, $prec:literal, $digits:literal, $rank:literal) => {
+    ($t:ty, $grid:expr, $lanes:expr, $mul3:path, $name:literal, $rust:literal, $prec:literal, $digits:literal, $rank:literal) => {
         impl Format for $t {
             type Repr = f32;
             const NAME: &'static str = $name;
@@ -240,12 +274,20 @@ macro_rules! sixteen_bit_format {
             fn exact(x: f64) -> f32 {
                 x as f32
             }
+            #[inline(always)]
+            fn add3(a: [f32; 3], b: [f32; 3], bits: u64) -> [f32; 3] {
+                lanes::add3_grid(a, b, bits, &$lanes)
+            }
+            #[inline(always)]
+            fn mul3(a: [f32; 3], b: [f32; 3], bits: u64) -> [f32; 3] {
+                $mul3(a, b, bits)
+            }
         }
     };
 }
 
-sixteen_bit_format!(f16, GRID_F16, "binary16", "fptune::f16", 11, 3.31, 1);
-sixteen_bit_format!(bf16, GRID_BF16, "bfloat16", "fptune::bf16", 8, 2.41, 0);
+sixteen_bit_format!(f16, GRID_F16, lanes::F16, lanes::mul3_f16, "binary16", "fptune::f16", 11, 3.31, 1);
+sixteen_bit_format!(bf16, GRID_BF16, lanes::BF16, lanes::mul3_bf16, "bfloat16", "fptune::bf16", 8, 2.41, 0);
 
 /// The format an operation between `Self` and `Rhs` is computed in: the wider of the two
 /// (DESIGN.md, semantics 2). binary16 and bfloat16 each hold values the other cannot, so an

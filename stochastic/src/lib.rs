@@ -37,6 +37,7 @@
 
 mod check;
 mod format;
+mod lanes;
 mod math;
 mod ops;
 mod rng;

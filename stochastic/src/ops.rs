@@ -53,7 +53,7 @@ impl<F: Format> Stochastic<F> {
     /// `a + b` in one format, with cancellation detection.
     #[inline(always)]
     pub(crate) fn add_same(self, rhs: Self) -> Self {
-        let r = Self::apply2(self, rhs, F::add);
+        let r = Self::from_repr(F::add3(self.s, rhs.s, rng::direction_bits()));
         let mask = stochastic::detect_mask();
         if stochastic::mask_has(mask, Instability::Cancellation) {
             r.check_cancellation(self, rhs);
@@ -94,7 +94,7 @@ impl<F: Format> Stochastic<F> {
         {
             stochastic::record(Instability::UnstableMultiplication);
         }
-        let r = Self::apply2(self, rhs, F::mul);
+        let r = Self::from_repr(F::mul3(self.s, rhs.s, rng::direction_bits()));
         if F::LIMITED_RANGE && mask & stochastic::RANGE_BITS != 0 {
             r.check_range(self, rhs, |x, y| x != 0.0 && y != 0.0);
         }

@@ -1,0 +1,795 @@
+//! Three-sample kernels for `+` and `*`: the same exact directed roundings as `round.rs`, computed
+//! on all samples of an operation at once, branch-free, in a form the compiler turns into SIMD.
+//!
+//! Every function here returns, bit for bit, what the scalar kernels of `round.rs` return for
+//! each sample (the tests at the end compare them on random and special operands); operands for
+//! which a shortcut below would not be exact go to those kernels. What is faster:
+//!
+//! - The direction of each sample is a sign mask (`0` toward +inf, the sign bit toward -inf), so
+//!   "the exact value lies beyond the rounded one in direction `dir`" is one comparison of two
+//!   values whose signs were flipped by the mask, and the step is an integer add on the bits.
+//! - Sums use Fast2Sum on the operands ordered by magnitude: with `|x| >= |y|` and `s = RN(x+y)`,
+//!   `t = s - x` is exact and the error is `y - t`, so its sign is the comparison of `y` and `t`
+//!   (no rounding error term is computed). An overflow to infinity steps back to the largest
+//!   finite value exactly when it should, as `t` is then infinite too.
+//! - binary16 and bfloat16 results are rounded onto their grid inside `f32` with the
+//!   add-and-subtract of a power of two (round to nearest onto the grid), then one step in the
+//!   direction when the exact value lies beyond.
+
+const SIGN64: u64 = 1 << 63;
+const SIGN32: u32 = 1 << 31;
+/// Below this magnitude an `f64` product residual could underflow (as in `round.rs`).
+const TINY64: f64 = f64::from_bits(((-968i64 + 1023) as u64) << 52);
+/// Above this magnitude Dekker's splitting could overflow (as in `round.rs`).
+const HUGE64: f64 = f64::from_bits(((995i64 + 1023) as u64) << 52);
+
+/// The sign masks of the three samples' directions from the two random bits of
+/// [`crate::rng::direction_bits`]: sample 2 rounds opposite to sample 1.
+#[inline(always)]
+fn masks64(bits: u64) -> [u64; 3] {
+    let m1 = (bits >> 1) << 63;
+    [bits << 63, m1, m1 ^ SIGN64]
+}
+
+/// The `±1.0` directions of the scalar kernels.
+#[inline(always)]
+fn dirs(bits: u64) -> [f64; 3] {
+    masks64(bits).map(|m| f64::from_bits(1f64.to_bits() | m))
+}
+
+// The scalar form of the kernels below (other targets): `round.rs` lane by lane.
+#[cfg(not(target_arch = "x86_64"))]
+mod imp {
+    use super::dirs;
+    use crate::round;
+
+    #[inline(always)]
+    pub(crate) fn add3_f64(a: [f64; 3], b: [f64; 3], bits: u64) -> [f64; 3] {
+        let d = dirs(bits);
+        std::array::from_fn(|i| round::add_f64(a[i], b[i], d[i]))
+    }
+    #[inline(always)]
+    pub(crate) fn mul3_f64(a: [f64; 3], b: [f64; 3], bits: u64) -> [f64; 3] {
+        let d = dirs(bits);
+        std::array::from_fn(|i| round::mul_f64(a[i], b[i], d[i]))
+    }
+    #[inline(always)]
+    pub(crate) fn add3_f32(a: [f32; 3], b: [f32; 3], bits: u64) -> [f32; 3] {
+        let d = dirs(bits);
+        std::array::from_fn(|i| round::add_f32(a[i], b[i], d[i]))
+    }
+    #[inline(always)]
+    pub(crate) fn mul3_f32(a: [f32; 3], b: [f32; 3], bits: u64) -> [f32; 3] {
+        let d = dirs(bits);
+        std::array::from_fn(|i| round::mul_f32(a[i], b[i], d[i]))
+    }
+
+    pub(crate) type Grid16 = round::Grid;
+    pub(crate) const F16: Grid16 = round::GRID_F16;
+    pub(crate) const BF16: Grid16 = round::GRID_BF16;
+
+    #[inline(always)]
+    pub(crate) fn add3_grid(a: [f32; 3], b: [f32; 3], bits: u64, g: &Grid16) -> [f32; 3] {
+        let d = dirs(bits);
+        std::array::from_fn(|i| round::add_grid(a[i], b[i], d[i], *g))
+    }
+    #[inline(always)]
+    pub(crate) fn mul3_f16(a: [f32; 3], b: [f32; 3], bits: u64) -> [f32; 3] {
+        let d = dirs(bits);
+        std::array::from_fn(|i| round::mul_grid(a[i], b[i], d[i], F16))
+    }
+    #[inline(always)]
+    pub(crate) fn mul3_bf16(a: [f32; 3], b: [f32; 3], bits: u64) -> [f32; 3] {
+        let d = dirs(bits);
+        std::array::from_fn(|i| round::mul_grid(a[i], b[i], d[i], BF16))
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+mod imp {
+    //! SSE2 (always there on x86_64), AVX and FMA when compiled for them. The three samples are
+    //! four lanes, the fourth a copy of the third.
+
+    use std::arch::x86_64::*;
+
+    use super::{dirs, HUGE64, SIGN32, SIGN64, TINY64};
+    use crate::round;
+
+    /// Direction sign masks of each draw of two random bits, four lanes.
+    static MASKS64: [[u64; 4]; 4] = {
+        let mut t = [[0u64; 4]; 4];
+        let mut bits = 0;
+        while bits < 4 {
+            let m1 = ((bits as u64) >> 1) << 63;
+            t[bits] = [(bits as u64 & 1) << 63, m1, m1 ^ SIGN64, m1 ^ SIGN64];
+            bits += 1;
+        }
+        t
+    };
+    static MASKS32: [[u32; 4]; 4] = {
+        let mut t = [[0u32; 4]; 4];
+        let mut bits = 0;
+        while bits < 4 {
+            let m1 = ((bits as u32) >> 1) << 31;
+            t[bits] = [(bits as u32 & 1) << 31, m1, m1 ^ SIGN32, m1 ^ SIGN32];
+            bits += 1;
+        }
+        t
+    };
+
+    // ------------------------------------------------------------------------------------------
+    // Four f64 lanes: one AVX register, or two SSE2 registers.
+    // ------------------------------------------------------------------------------------------
+
+    #[cfg(target_feature = "avx")]
+    mod v64 {
+        use std::arch::x86_64::*;
+
+        #[derive(Clone, Copy)]
+        pub(super) struct V(__m256d);
+
+        // SAFETY (every `unsafe` block of this module): AVX is enabled at compile time, and the
+        // loads and stores read or write exactly the arrays they are given.
+        impl V {
+            #[inline(always)]
+            pub fn load3(a: &[f64; 3]) -> V {
+                V(unsafe { _mm256_set_pd(a[2], a[2], a[1], a[0]) })
+            }
+            #[inline(always)]
+            pub fn load_bits(a: &[u64; 4]) -> V {
+                V(unsafe { _mm256_loadu_pd(a.as_ptr().cast()) })
+            }
+            #[inline(always)]
+            pub fn store3(self) -> [f64; 3] {
+                let mut out = [0.0; 4];
+                unsafe { _mm256_storeu_pd(out.as_mut_ptr(), self.0) };
+                [out[0], out[1], out[2]]
+            }
+            #[inline(always)]
+            pub fn splat(x: f64) -> V {
+                V(unsafe { _mm256_set1_pd(x) })
+            }
+            #[inline(always)]
+            pub fn splat_bits(x: u64) -> V {
+                V::splat(f64::from_bits(x))
+            }
+            #[inline(always)]
+            pub fn add(self, o: V) -> V {
+                V(unsafe { _mm256_add_pd(self.0, o.0) })
+            }
+            #[inline(always)]
+            pub fn sub(self, o: V) -> V {
+                V(unsafe { _mm256_sub_pd(self.0, o.0) })
+            }
+            #[inline(always)]
+            pub fn mul(self, o: V) -> V {
+                V(unsafe { _mm256_mul_pd(self.0, o.0) })
+            }
+            /// `self * o - p`, one rounding (only called with FMA).
+            #[cfg(target_feature = "fma")]
+            #[inline(always)]
+            pub fn fmsub(self, o: V, p: V) -> V {
+                V(unsafe { _mm256_fmsub_pd(self.0, o.0, p.0) })
+            }
+            #[inline(always)]
+            pub fn max(self, o: V) -> V {
+                V(unsafe { _mm256_max_pd(self.0, o.0) })
+            }
+            #[cfg(not(target_feature = "fma"))]
+            #[inline(always)]
+            pub fn min(self, o: V) -> V {
+                V(unsafe { _mm256_min_pd(self.0, o.0) })
+            }
+            #[inline(always)]
+            pub fn and(self, o: V) -> V {
+                V(unsafe { _mm256_and_pd(self.0, o.0) })
+            }
+            #[inline(always)]
+            pub fn or(self, o: V) -> V {
+                V(unsafe { _mm256_or_pd(self.0, o.0) })
+            }
+            #[inline(always)]
+            pub fn xor(self, o: V) -> V {
+                V(unsafe { _mm256_xor_pd(self.0, o.0) })
+            }
+            #[inline(always)]
+            pub fn lt(self, o: V) -> V {
+                V(unsafe { _mm256_cmp_pd::<_CMP_LT_OQ>(self.0, o.0) })
+            }
+            #[inline(always)]
+            pub fn le(self, o: V) -> V {
+                V(unsafe { _mm256_cmp_pd::<_CMP_LE_OQ>(self.0, o.0) })
+            }
+            #[inline(always)]
+            pub fn eq(self, o: V) -> V {
+                V(unsafe { _mm256_cmp_pd::<_CMP_EQ_OQ>(self.0, o.0) })
+            }
+            /// `m ? a : b` lane by lane, `m` a comparison mask.
+            #[inline(always)]
+            pub fn select(m: V, a: V, b: V) -> V {
+                V(unsafe { _mm256_blendv_pd(b.0, a.0, m.0) })
+            }
+            /// Integer addition of the bit patterns.
+            #[inline(always)]
+            pub fn add_bits(self, o: V) -> V {
+                unsafe {
+                    let (a, b) = (_mm256_castpd_si256(self.0), _mm256_castpd_si256(o.0));
+                    #[cfg(target_feature = "avx2")]
+                    let r = _mm256_add_epi64(a, b);
+                    #[cfg(not(target_feature = "avx2"))]
+                    let r = {
+                        let lo = _mm_add_epi64(_mm256_castsi256_si128(a), _mm256_castsi256_si128(b));
+                        let hi = _mm_add_epi64(
+                            _mm256_extractf128_si256::<1>(a),
+                            _mm256_extractf128_si256::<1>(b),
+                        );
+                        _mm256_set_m128i(hi, lo)
+                    };
+                    V(_mm256_castsi256_pd(r))
+                }
+            }
+            /// Whether every lane of a comparison mask is set.
+            #[inline(always)]
+            pub fn all(self) -> bool {
+                unsafe { _mm256_movemask_pd(self.0) == 0b1111 }
+            }
+            /// Exact widening of four f32 lanes.
+            #[inline(always)]
+            pub fn from_f32x4(a: __m128) -> V {
+                V(unsafe { _mm256_cvtps_pd(a) })
+            }
+            /// Narrowing to f32 lanes (round to nearest: exact for values on a 16-bit grid).
+            #[inline(always)]
+            pub fn to_f32x4(self) -> __m128 {
+                unsafe { _mm256_cvtpd_ps(self.0) }
+            }
+        }
+    }
+
+    #[cfg(not(target_feature = "avx"))]
+    mod v64 {
+        use std::arch::x86_64::*;
+
+        #[derive(Clone, Copy)]
+        pub(super) struct V(__m128d, __m128d);
+
+        // SAFETY (every `unsafe` block of this module): SSE2 is part of x86_64, and the loads
+        // and stores read or write exactly the arrays they are given.
+        macro_rules! lanes {
+            ($f:ident, $a:expr, $b:expr) => {
+                V(unsafe { $f($a.0, $b.0) }, unsafe { $f($a.1, $b.1) })
+            };
+        }
+
+        impl V {
+            #[inline(always)]
+            pub fn load3(a: &[f64; 3]) -> V {
+                unsafe { V(_mm_loadu_pd(a.as_ptr()), _mm_set1_pd(a[2])) }
+            }
+            #[inline(always)]
+            pub fn load_bits(a: &[u64; 4]) -> V {
+                unsafe { V(_mm_loadu_pd(a.as_ptr().cast()), _mm_loadu_pd(a[2..].as_ptr().cast())) }
+            }
+            #[inline(always)]
+            pub fn store3(self) -> [f64; 3] {
+                let mut out = [0.0; 3];
+                unsafe {
+                    _mm_storeu_pd(out.as_mut_ptr(), self.0);
+                    _mm_store_sd(out[2..].as_mut_ptr(), self.1);
+                }
+                out
+            }
+            #[inline(always)]
+            pub fn splat(x: f64) -> V {
+                let v = unsafe { _mm_set1_pd(x) };
+                V(v, v)
+            }
+            #[inline(always)]
+            pub fn splat_bits(x: u64) -> V {
+                V::splat(f64::from_bits(x))
+            }
+            #[inline(always)]
+            pub fn add(self, o: V) -> V {
+                lanes!(_mm_add_pd, self, o)
+            }
+            #[inline(always)]
+            pub fn sub(self, o: V) -> V {
+                lanes!(_mm_sub_pd, self, o)
+            }
+            #[inline(always)]
+            pub fn mul(self, o: V) -> V {
+                lanes!(_mm_mul_pd, self, o)
+            }
+            #[cfg(target_feature = "fma")]
+            #[inline(always)]
+            pub fn fmsub(self, o: V, p: V) -> V {
+                V(unsafe { _mm_fmsub_pd(self.0, o.0, p.0) }, unsafe { _mm_fmsub_pd(self.1, o.1, p.1) })
+            }
+            #[inline(always)]
+            pub fn max(self, o: V) -> V {
+                lanes!(_mm_max_pd, self, o)
+            }
+            #[cfg(not(target_feature = "fma"))]
+            #[inline(always)]
+            pub fn min(self, o: V) -> V {
+                lanes!(_mm_min_pd, self, o)
+            }
+            #[inline(always)]
+            pub fn and(self, o: V) -> V {
+                lanes!(_mm_and_pd, self, o)
+            }
+            #[inline(always)]
+            pub fn or(self, o: V) -> V {
+                lanes!(_mm_or_pd, self, o)
+            }
+            #[inline(always)]
+            pub fn xor(self, o: V) -> V {
+                lanes!(_mm_xor_pd, self, o)
+            }
+            #[inline(always)]
+            pub fn lt(self, o: V) -> V {
+                lanes!(_mm_cmplt_pd, self, o)
+            }
+            #[inline(always)]
+            pub fn le(self, o: V) -> V {
+                lanes!(_mm_cmple_pd, self, o)
+            }
+            #[inline(always)]
+            pub fn eq(self, o: V) -> V {
+                lanes!(_mm_cmpeq_pd, self, o)
+            }
+            #[inline(always)]
+            pub fn select(m: V, a: V, b: V) -> V {
+                let pick = |m, a, b| unsafe { _mm_or_pd(_mm_and_pd(m, a), _mm_andnot_pd(m, b)) };
+                V(pick(m.0, a.0, b.0), pick(m.1, a.1, b.1))
+            }
+            #[inline(always)]
+            pub fn add_bits(self, o: V) -> V {
+                let add = |a, b| unsafe {
+                    _mm_castsi128_pd(_mm_add_epi64(_mm_castpd_si128(a), _mm_castpd_si128(b)))
+                };
+                V(add(self.0, o.0), add(self.1, o.1))
+            }
+            #[inline(always)]
+            pub fn all(self) -> bool {
+                unsafe { _mm_movemask_pd(_mm_and_pd(self.0, self.1)) == 0b11 }
+            }
+            #[inline(always)]
+            pub fn from_f32x4(a: __m128) -> V {
+                unsafe { V(_mm_cvtps_pd(a), _mm_cvtps_pd(_mm_movehl_ps(a, a))) }
+            }
+            #[inline(always)]
+            pub fn to_f32x4(self) -> __m128 {
+                unsafe { _mm_movelh_ps(_mm_cvtpd_ps(self.0), _mm_cvtpd_ps(self.1)) }
+            }
+        }
+    }
+
+    use v64::V;
+
+    /// `s` moved one ulp in the direction of `m` in the lanes where `cond` is set (`s` nonzero
+    /// there): toward the direction's sign the magnitude grows, +1 on the bits, otherwise -1.
+    #[inline(always)]
+    fn step64(s: V, cond: V, m: V) -> V {
+        let shrinks = s.xor(m).lt(V::splat(0.0));
+        let delta = shrinks.or(V::splat_bits(1));
+        s.add_bits(cond.and(delta))
+    }
+
+    #[inline(always)]
+    fn abs64(x: V) -> V {
+        x.and(V::splat_bits(!SIGN64))
+    }
+
+    /// Directed `a + b` of each sample.
+    #[inline(always)]
+    pub(crate) fn add3_f64(a: [f64; 3], b: [f64; 3], bits: u64) -> [f64; 3] {
+        let (a, b) = (V::load3(&a), V::load3(&b));
+        let m = V::load_bits(&MASKS64[bits as usize & 3]);
+        let s = a.add(b);
+        // x: the operand of larger magnitude, y the other one (a ^ b ^ x).
+        let x = V::select(abs64(b).le(abs64(a)), a, b);
+        let y = a.xor(b).xor(x);
+        let t = s.sub(x);
+        // exact - s = y - t: step when it points in the direction.
+        step64(s, t.xor(m).lt(y.xor(m)), m).store3()
+    }
+
+    /// Directed `a * b` of each sample.
+    #[inline(always)]
+    pub(crate) fn mul3_f64(a3: [f64; 3], b3: [f64; 3], bits: u64) -> [f64; 3] {
+        let (a, b) = (V::load3(&a3), V::load3(&b3));
+        let p = a.mul(b);
+        #[cfg(target_feature = "fma")]
+        let err = {
+            let ap = abs64(p);
+            if !(V::splat(TINY64).le(ap).and(ap.le(V::splat(HUGE64)))).all() {
+                return mul3_f64_slow(a3, b3, bits);
+            }
+            a.fmsub(b, p)
+        };
+        #[cfg(not(target_feature = "fma"))]
+        let err = {
+            // Dekker's product is exact when both factors lie in [2^-480, 2^480]: the product
+            // is then within [TINY64, HUGE64] too (see round.rs).
+            let (aa, ab) = (abs64(a), abs64(b));
+            let ok = aa.max(ab).le(V::splat(BIG)).and(V::splat(SMALL).le(aa.min(ab)));
+            if !ok.all() {
+                return mul3_f64_slow(a3, b3, bits);
+            }
+            let split = |x: V| {
+                let t = V::splat(134_217_729.0).mul(x);
+                let hi = t.sub(t.sub(x));
+                (hi, x.sub(hi))
+            };
+            let (ah, al) = split(a);
+            let (bh, bl) = split(b);
+            ah.mul(bh).sub(p).add(ah.mul(bl)).add(al.mul(bh)).add(al.mul(bl))
+        };
+        let m = V::load_bits(&MASKS64[bits as usize & 3]);
+        step64(p, V::splat(0.0).lt(err.xor(m)), m).store3()
+    }
+
+    /// Factors of Dekker's fast path (no FMA): `2^480` and `2^-480`.
+    #[cfg(not(target_feature = "fma"))]
+    const BIG: f64 = f64::from_bits((480 + 1023) << 52);
+    #[cfg(not(target_feature = "fma"))]
+    const SMALL: f64 = f64::from_bits((1023 - 480) << 52);
+    #[cfg(not(target_feature = "fma"))]
+    const _: () = assert!(SMALL * SMALL >= TINY64 && BIG * BIG <= HUGE64);
+
+    #[cold]
+    #[inline(never)]
+    fn mul3_f64_slow(a: [f64; 3], b: [f64; 3], bits: u64) -> [f64; 3] {
+        let d = dirs(bits);
+        [round::mul_f64(a[0], b[0], d[0]), round::mul_f64(a[1], b[1], d[1]), round::mul_f64(a[2], b[2], d[2])]
+    }
+
+    // ------------------------------------------------------------------------------------------
+    // Four f32 lanes: one SSE2 register.
+    // ------------------------------------------------------------------------------------------
+
+    // SAFETY (every `unsafe` block below): SSE2 is part of x86_64, and the loads and stores read
+    // or write exactly the arrays they are given.
+
+    #[inline(always)]
+    fn load3_f32(a: &[f32; 3]) -> __m128 {
+        unsafe { _mm_set_ps(a[2], a[2], a[1], a[0]) }
+    }
+
+    #[inline(always)]
+    fn store3_f32(v: __m128) -> [f32; 3] {
+        let mut out = [0.0f32; 4];
+        unsafe { _mm_storeu_ps(out.as_mut_ptr(), v) };
+        [out[0], out[1], out[2]]
+    }
+
+    #[inline(always)]
+    fn masks32(bits: u64) -> __m128 {
+        unsafe { _mm_loadu_ps(MASKS32[bits as usize & 3].as_ptr().cast()) }
+    }
+
+    #[inline(always)]
+    fn splat32(x: u32) -> __m128 {
+        unsafe { _mm_castsi128_ps(_mm_set1_epi32(x as i32)) }
+    }
+
+    #[inline(always)]
+    fn step32(s: __m128, cond: __m128, m: __m128) -> __m128 {
+        unsafe {
+            let shrinks = _mm_cmplt_ps(_mm_xor_ps(s, m), _mm_setzero_ps());
+            let delta = _mm_or_ps(shrinks, splat32(1));
+            _mm_castsi128_ps(_mm_add_epi32(
+                _mm_castps_si128(s),
+                _mm_castps_si128(_mm_and_ps(cond, delta)),
+            ))
+        }
+    }
+
+    /// RN(a + b) and whether the exact sum lies above and below it (Fast2Sum).
+    #[inline(always)]
+    fn fast2sum32(a: __m128, b: __m128) -> (__m128, __m128, __m128) {
+        unsafe {
+            let s = _mm_add_ps(a, b);
+            let abs = splat32(!SIGN32);
+            let a_first = _mm_cmple_ps(_mm_and_ps(b, abs), _mm_and_ps(a, abs));
+            let x = _mm_or_ps(_mm_and_ps(a_first, a), _mm_andnot_ps(a_first, b));
+            let y = _mm_xor_ps(_mm_xor_ps(a, b), x);
+            let t = _mm_sub_ps(s, x);
+            (s, t, y)
+        }
+    }
+
+    /// Directed `a + b` of each sample.
+    #[inline(always)]
+    pub(crate) fn add3_f32(a: [f32; 3], b: [f32; 3], bits: u64) -> [f32; 3] {
+        let (s, t, y) = fast2sum32(load3_f32(&a), load3_f32(&b));
+        let m = masks32(bits);
+        let cond = unsafe { _mm_cmplt_ps(_mm_xor_ps(t, m), _mm_xor_ps(y, m)) };
+        store3_f32(step32(s, cond, m))
+    }
+
+    /// Directed `a * b` of each sample: the product is exact in `f64`, and so is its distance to
+    /// the nearest `f32` (infinite when that overflowed, which steps back to `f32::MAX` exactly
+    /// when rounding toward zero).
+    #[inline(always)]
+    pub(crate) fn mul3_f32(a: [f32; 3], b: [f32; 3], bits: u64) -> [f32; 3] {
+        unsafe {
+            let (a, b) = (load3_f32(&a), load3_f32(&b));
+            let p_lo = _mm_mul_pd(_mm_cvtps_pd(a), _mm_cvtps_pd(b));
+            let p_hi = _mm_mul_pd(_mm_cvtps_pd(_mm_movehl_ps(a, a)), _mm_cvtps_pd(_mm_movehl_ps(b, b)));
+            let s = _mm_movelh_ps(_mm_cvtpd_ps(p_lo), _mm_cvtpd_ps(p_hi));
+            let e_lo = _mm_sub_pd(p_lo, _mm_cvtps_pd(s));
+            let e_hi = _mm_sub_pd(p_hi, _mm_cvtps_pd(_mm_movehl_ps(s, s)));
+            // Whether the error points in the direction, in f64 lanes, packed into f32 lanes.
+            let m64 = &MASKS64[bits as usize & 3];
+            let m_lo = _mm_loadu_pd(m64.as_ptr().cast());
+            let m_hi = _mm_loadu_pd(m64[2..].as_ptr().cast());
+            let c_lo = _mm_castpd_ps(_mm_cmplt_pd(_mm_setzero_pd(), _mm_xor_pd(e_lo, m_lo)));
+            let c_hi = _mm_castpd_ps(_mm_cmplt_pd(_mm_setzero_pd(), _mm_xor_pd(e_hi, m_hi)));
+            let cond = _mm_shuffle_ps::<0b10_00_10_00>(c_lo, c_hi);
+            store3_f32(step32(s, cond, masks32(bits)))
+        }
+    }
+
+    // ------------------------------------------------------------------------------------------
+    // binary16 and bfloat16: samples are f32 values on the grid.
+    // ------------------------------------------------------------------------------------------
+
+    /// Directed rounding onto grid `g` of the exact values `x` (f64 lanes, every `|x| <= g.max`):
+    /// `r` = the nearest grid point (adding and subtracting `1.5 * 2^(e + 53 - p)`, for `x` in
+    /// binade `e`, leaves `x` rounded to a multiple of the grid's ulp `q = 2^(e + 1 - p)`, with
+    /// `e` no lower than the grid's smallest normal exponent), then one ulp in the direction
+    /// when `x` lies beyond `r`. The grid's spacing below a power of two is finer, but the step
+    /// never goes there: `r` is then `2^e` with `x` above it. The result has `x`'s sign (the
+    /// step never crosses zero), which is set last: a zero result keeps it.
+    #[inline(always)]
+    fn grid64(x: V, m: V, g: &Grid16) -> V {
+        let e = x.and(V::splat_bits(0x7ff0_0000_0000_0000)).max(V::splat(g.min_normal));
+        let (q, big) = (e.mul(V::splat(g.ulp)), e.mul(V::splat(g.big64)));
+        let r = x.add(big).sub(big);
+        r.add(r.xor(m).lt(x.xor(m)).and(q.xor(m))).or(x.and(V::splat_bits(SIGN64)))
+    }
+
+    /// [`grid64`] in f32 lanes, for values exact in `f32`.
+    #[inline(always)]
+    fn grid32(x: __m128, m: __m128, g: &Grid16) -> __m128 {
+        unsafe {
+            let e = _mm_max_ps(_mm_and_ps(x, splat32(0x7f80_0000)), _mm_set1_ps(g.min_normal as f32));
+            let (q, big) = (_mm_mul_ps(e, _mm_set1_ps(g.ulp as f32)), _mm_mul_ps(e, _mm_set1_ps(g.big32)));
+            let r = _mm_sub_ps(_mm_add_ps(x, big), big);
+            let cond = _mm_cmplt_ps(_mm_xor_ps(r, m), _mm_xor_ps(x, m));
+            let r = _mm_add_ps(r, _mm_and_ps(cond, _mm_xor_ps(q, m)));
+            _mm_or_ps(r, _mm_and_ps(x, splat32(SIGN32)))
+        }
+    }
+
+    /// A 16-bit grid: its smallest normal power of two, `2^(1-p)`, the constants of the
+    /// round-to-nearest addition, its largest finite value, whether sums of two of its values
+    /// are exact in `f64`, and `round.rs`'s description.
+    pub(crate) struct Grid16 {
+        min_normal: f64,
+        ulp: f64,
+        big64: f64,
+        big32: f32,
+        max: f64,
+        sums_exact: bool,
+        grid: round::Grid,
+    }
+
+    pub(crate) const F16: Grid16 = Grid16 {
+        min_normal: 6.103_515_625e-5, // 2^-14
+        ulp: 9.765_625e-4,            // 2^-10
+        big64: 1.5 * 4_398_046_511_104.0, // 1.5 * 2^42
+        big32: 1.5 * 8192.0,          // 1.5 * 2^13
+        max: 65504.0,
+        sums_exact: true,
+        grid: round::GRID_F16,
+    };
+
+    pub(crate) const BF16: Grid16 = Grid16 {
+        min_normal: 1.175_494_350_822_287_5e-38, // 2^-126
+        ulp: 7.812_5e-3,                         // 2^-7
+        big64: 1.5 * 35_184_372_088_832.0,       // 1.5 * 2^45
+        big32: 1.5 * 65536.0,                    // 1.5 * 2^16 (unused: bf16 products use f64)
+        max: 3.389_531_389_251_535_5e38,
+        sums_exact: false,
+        grid: round::GRID_BF16,
+    };
+
+    #[inline(always)]
+    fn all_within(x: V, max: f64) -> bool {
+        abs64(x).le(V::splat(max)).all()
+    }
+
+    /// Directed `a + b` of each sample on grid `g`: the sum of two binary16 values is exact in
+    /// `f64` (at most 40 bits apart); that of two bfloat16 values is checked (Fast2Sum).
+    #[inline(always)]
+    pub(crate) fn add3_grid(a3: [f32; 3], b3: [f32; 3], bits: u64, g: &Grid16) -> [f32; 3] {
+        let (a, b) = (V::from_f32x4(load3_f32(&a3)), V::from_f32x4(load3_f32(&b3)));
+        let x = a.add(b);
+        let exact = g.sums_exact || {
+            let big = V::select(abs64(b).le(abs64(a)), a, b);
+            let small = a.xor(b).xor(big);
+            x.sub(big).eq(small).all()
+        };
+        if !(exact && all_within(x, g.max)) {
+            return add3_grid_slow(a3, b3, bits, g);
+        }
+        let m = V::load_bits(&MASKS64[bits as usize & 3]);
+        store3_f32(grid64(x, m, g).to_f32x4())
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn add3_grid_slow(a: [f32; 3], b: [f32; 3], bits: u64, g: &Grid16) -> [f32; 3] {
+        let d = dirs(bits);
+        std::array::from_fn(|i| round::add_grid(a[i], b[i], d[i], g.grid))
+    }
+
+    /// Directed `a * b` of each sample on the binary16 grid: the product is exact in `f32`.
+    #[inline(always)]
+    pub(crate) fn mul3_f16(a3: [f32; 3], b3: [f32; 3], bits: u64) -> [f32; 3] {
+        unsafe {
+            let x = _mm_mul_ps(load3_f32(&a3), load3_f32(&b3));
+            let within = _mm_cmple_ps(_mm_and_ps(x, splat32(!SIGN32)), _mm_set1_ps(65504.0));
+            if _mm_movemask_ps(within) != 0b1111 {
+                return mul3_grid_slow(a3, b3, bits, &F16);
+            }
+            store3_f32(grid32(x, masks32(bits), &F16))
+        }
+    }
+
+    /// Directed `a * b` of each sample on the bfloat16 grid: the product is exact in `f64`.
+    #[inline(always)]
+    pub(crate) fn mul3_bf16(a3: [f32; 3], b3: [f32; 3], bits: u64) -> [f32; 3] {
+        let x = V::from_f32x4(load3_f32(&a3)).mul(V::from_f32x4(load3_f32(&b3)));
+        if !all_within(x, BF16.max) {
+            return mul3_grid_slow(a3, b3, bits, &BF16);
+        }
+        let m = V::load_bits(&MASKS64[bits as usize & 3]);
+        store3_f32(grid64(x, m, &BF16).to_f32x4())
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn mul3_grid_slow(a: [f32; 3], b: [f32; 3], bits: u64, g: &Grid16) -> [f32; 3] {
+        let d = dirs(bits);
+        std::array::from_fn(|i| round::mul_grid(a[i], b[i], d[i], g.grid))
+    }
+}
+
+pub(crate) use imp::{add3_f32, add3_f64, add3_grid, mul3_bf16, mul3_f16, mul3_f32, mul3_f64, BF16, F16};
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::round;
+
+    /// SplitMix64.
+    struct Rng(u64);
+    impl Rng {
+        fn next(&mut self) -> u64 {
+            self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+            let mut z = self.0;
+            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+            z ^ (z >> 31)
+        }
+        /// Random bits, exponents near each other, special values, or sums and products that
+        /// land near the extremes.
+        fn f64(&mut self) -> f64 {
+            let r = self.next();
+            match r % 8 {
+                0 => f64::from_bits(self.next()),
+                1 => [0.0, -0.0, f64::INFINITY, -f64::INFINITY, f64::NAN, f64::MAX, -f64::MAX,
+                    f64::MIN_POSITIVE, 5e-324, -5e-324, 1.0, -1.0][(r >> 8) as usize % 12],
+                2 => f64::from_bits((self.next() >> 12) | (((r >> 8) % 2048) << 52)),
+                _ => {
+                    let e = ((r >> 8) % 120) as i32 - 60;
+                    let x = (self.next() >> 11) as f64 / (1u64 << 53) as f64 + 0.5;
+                    let x = x * 2f64.powi(e);
+                    if r >> 20 & 1 == 0 { x } else { -x }
+                }
+            }
+        }
+        fn f32(&mut self) -> f32 {
+            let r = self.next();
+            match r % 8 {
+                0 => f32::from_bits(self.next() as u32),
+                1 => [0.0, -0.0, f32::INFINITY, -f32::INFINITY, f32::NAN, f32::MAX, -f32::MAX,
+                    f32::MIN_POSITIVE, 1e-45, -1e-45, 1.0, -1.0][(r >> 8) as usize % 12],
+                _ => {
+                    let e = ((r >> 8) % 60) as i32 - 30;
+                    let x = (self.next() >> 40) as f32 / (1u64 << 24) as f32 + 0.5;
+                    let x = x * 2f32.powi(e);
+                    if r >> 20 & 1 == 0 { x } else { -x }
+                }
+            }
+        }
+    }
+
+    fn same64(x: f64, y: f64) -> bool {
+        x.to_bits() == y.to_bits() || (x.is_nan() && y.is_nan())
+    }
+
+    fn same32(x: f32, y: f32) -> bool {
+        x.to_bits() == y.to_bits() || (x.is_nan() && y.is_nan())
+    }
+
+    #[test]
+    fn f64_kernels_match_round_rs() {
+        let mut g = Rng(1);
+        for _ in 0..400_000 {
+            let (a, b) = ([g.f64(), g.f64(), g.f64()], [g.f64(), g.f64(), g.f64()]);
+            let b = if g.next() % 4 == 0 { [-a[0] * 0.75, b[1], -a[2]] } else { b };
+            let bits = g.next() % 4;
+            let d = dirs(bits);
+            let (s, p) = (add3_f64(a, b, bits), mul3_f64(a, b, bits));
+            for i in 0..3 {
+                let (rs, rp) = (round::add_f64(a[i], b[i], d[i]), round::mul_f64(a[i], b[i], d[i]));
+                assert!(same64(s[i], rs), "{:e} + {:e} dir {}: {:e} vs {:e}", a[i], b[i], d[i], s[i], rs);
+                assert!(same64(p[i], rp), "{:e} * {:e} dir {}: {:e} vs {:e}", a[i], b[i], d[i], p[i], rp);
+            }
+        }
+    }
+
+    /// A random binary16 (or bfloat16) value as f32: random bits, or values near the extremes.
+    fn sixteen(g: &mut Rng, bf: bool) -> f32 {
+        let r = g.next();
+        let x = if r % 5 == 0 {
+            [0.0, -0.0, f32::INFINITY, -f32::INFINITY, f32::NAN, 65504.0, -65504.0, 6.0e-8, 1.0]
+                [(r >> 8) as usize % 9]
+        } else if bf {
+            half::bf16::from_bits((r >> 16) as u16).to_f32()
+        } else {
+            half::f16::from_bits((r >> 16) as u16).to_f32()
+        };
+        if r >> 40 & 7 == 0 && !bf {
+            // Small values whose sums and products stay in range.
+            half::f16::from_bits((r >> 16) as u16 & 0x3fff).to_f32()
+        } else {
+            x
+        }
+    }
+
+    #[test]
+    fn sixteen_bit_kernels_match_round_rs() {
+        let mut g = Rng(3);
+        for bf in [false, true] {
+            let grid = if bf { round::GRID_BF16 } else { round::GRID_F16 };
+            for _ in 0..400_000 {
+                let a = [sixteen(&mut g, bf), sixteen(&mut g, bf), sixteen(&mut g, bf)];
+                let b = [sixteen(&mut g, bf), sixteen(&mut g, bf), sixteen(&mut g, bf)];
+                let b = if g.next() % 4 == 0 { [-a[0], b[1], a[2]] } else { b };
+                let bits = g.next() % 4;
+                let d = dirs(bits);
+                let s = add3_grid(a, b, bits, if bf { &BF16 } else { &F16 });
+                let p = if bf { mul3_bf16(a, b, bits) } else { mul3_f16(a, b, bits) };
+                for i in 0..3 {
+                    let rs = round::add_grid(a[i], b[i], d[i], grid);
+                    let rp = round::mul_grid(a[i], b[i], d[i], grid);
+                    assert!(same32(s[i], rs), "bf16 {bf}: {:e} + {:e} dir {}: {:e} vs {:e}", a[i], b[i], d[i], s[i], rs);
+                    assert!(same32(p[i], rp), "bf16 {bf}: {:e} * {:e} dir {}: {:e} vs {:e}", a[i], b[i], d[i], p[i], rp);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn f32_kernels_match_round_rs() {
+        let mut g = Rng(2);
+        for _ in 0..400_000 {
+            let (a, b) = ([g.f32(), g.f32(), g.f32()], [g.f32(), g.f32(), g.f32()]);
+            let b = if g.next() % 4 == 0 { [-a[0] * 0.75, b[1], -a[2]] } else { b };
+            let bits = g.next() % 4;
+            let d = dirs(bits);
+            let (s, p) = (add3_f32(a, b, bits), mul3_f32(a, b, bits));
+            for i in 0..3 {
+                let (rs, rp) = (round::add_f32(a[i], b[i], d[i]), round::mul_f32(a[i], b[i], d[i]));
+                assert!(same32(s[i], rs), "{:e} + {:e} dir {}: {:e} vs {:e}", a[i], b[i], d[i], s[i], rs);
+                assert!(same32(p[i], rp), "{:e} * {:e} dir {}: {:e} vs {:e}", a[i], b[i], d[i], p[i], rp);
+            }
+        }
+    }
+}
