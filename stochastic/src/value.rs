@@ -188,16 +188,24 @@ pub(crate) fn spread([a, b, c]: [f64; 3]) -> Spread {
     }
     let sum = a + b + c;
     if sum == 0.0 || !sum.is_finite() {
-        if sum.is_infinite() && a.is_finite() && b.is_finite() && c.is_finite() {
-            // Overflow of the sum of huge finite samples: redo it scaled down.
-            let k = 2f64.powi(-600);
-            return spread([a * k, b * k, c * k]);
-        }
-        return Spread::Noise;
+        return spread_special([a, b, c], sum);
     }
     let inv = 3.0 / sum;
     let (r0, r1, r2) = (a * inv - 1.0, b * inv - 1.0, c * inv - 1.0);
     Spread::Relative(r0 * r0 + r1 * r1 + r2 * r2)
+}
+
+/// [`spread`] of samples that differ with a zero or non-finite sum (kept out of line so that
+/// `spread`, which it calls, can be inlined).
+#[cold]
+#[inline(never)]
+fn spread_special([a, b, c]: [f64; 3], sum: f64) -> Spread {
+    if sum.is_infinite() && a.is_finite() && b.is_finite() && c.is_finite() {
+        // Overflow of the sum of huge finite samples: redo it scaled down.
+        let k = 2f64.powi(-600);
+        return spread([a * k, b * k, c * k]);
+    }
+    Spread::Noise
 }
 
 #[inline(always)]
