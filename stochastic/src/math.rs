@@ -10,7 +10,8 @@
 //! - floor/ceil/trunc/round, min/max, signum act on each sample exactly.
 //!
 //! An argument that is numerical noise counts an unstable mathematical function (unstable power
-//! function for `powf`/`powi`); an intrinsic whose samples disagree counts an unstable intrinsic.
+//! function for `powf`/`powi`); an intrinsic whose samples disagree counts an unstable intrinsic,
+//! and so does `abs` of samples of different signs.
 
 use crate::format::{Format, Repr};
 use crate::rng;
@@ -95,8 +96,13 @@ impl<F: Format> Stochastic<F> {
     pub fn cbrt(self) -> Self {
         self.math1(f64::cbrt)
     }
-    /// Absolute value (exact).
+    /// Absolute value (exact). Counts an unstable intrinsic when the samples disagree in sign
+    /// (the sign of the value is not known), as CADNA's `fabs`.
     pub fn abs(self) -> Self {
+        let [a, b, c] = self.samples_f64();
+        if (a < 0.0) != (b < 0.0) || (a < 0.0) != (c < 0.0) {
+            note(Instability::UnstableIntrinsic);
+        }
         Self::from_repr(self.s.map(|r| if r.to_f64() < 0.0 { r.neg() } else { r }))
     }
     /// `e^x`.

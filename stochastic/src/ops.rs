@@ -37,20 +37,28 @@ impl<F: Format> Stochastic<F> {
     }
 
     /// Counts an overflow when a sample became infinite from finite operands, and an underflow
-    /// when it became zero although `nonzero_exact` says the exact result was not.
+    /// when one became zero although `nonzero_exact` says the exact result was not: at most one
+    /// of each per operation, as CADNA counts operations (not samples).
     #[inline(always)]
     fn check_range(self, a: Self, b: Self, nonzero_exact: impl Fn(f64, f64) -> bool) {
         // Only a zero or infinite result can count (the common case ends here).
         if self.samples_f64().iter().all(|r| r.abs() > 0.0 && r.abs() < f64::INFINITY) {
             return;
         }
+        let (mut overflow, mut underflow) = (false, false);
         for i in 0..3 {
             let (r, x, y) = (self.s[i].to_f64(), a.s[i].to_f64(), b.s[i].to_f64());
             if r.is_infinite() && x.is_finite() && y.is_finite() {
-                note(Instability::Overflow);
+                overflow = true;
             } else if r == 0.0 && x.is_finite() && y.is_finite() && nonzero_exact(x, y) {
-                note(Instability::Underflow);
+                underflow = true;
             }
+        }
+        if overflow {
+            note(Instability::Overflow);
+        }
+        if underflow {
+            note(Instability::Underflow);
         }
     }
 
@@ -120,11 +128,16 @@ impl<F: Format> Stochastic<F> {
     }
 
     /// The comparison of `self - rhs` against zero, as CADNA's relational operators: equal when
-    /// the difference is a computed zero (zero mean, or numerical noise, which also counts an
-    /// unstable branching), otherwise ordered by the sign of the mean difference. `None` when a
-    /// sample is NaN.
+    /// the difference is a computed zero (zero mean, or numerical noise), otherwise ordered by
+    /// the sign of the mean difference. `None` when a sample is NaN.
+    ///
+    /// A noisy difference counts an unstable branching when `branching` is set: for the order
+    /// relations (`<`, `<=`, `>`, `>=`), whose answer is then the equality's, but not for `==` and
+    /// `!=`, which CADNA defines as the computed-zero test itself and never reports (its
+    /// `cadna_eq.h`/`cadna_ne.h`; examplesC/ex2 branches on `d == 0` with `d` noise and reports
+    /// only the cancellation).
     #[inline(always)]
-    pub(crate) fn compare_same(self, rhs: Self) -> Option<Ordering> {
+    pub(crate) fn compare_same(self, rhs: Self, branching: bool) -> Option<Ordering> {
         let d = self.add_same_quiet(-rhs);
         let s = d.samples_f64();
         if s.iter().any(|x| x.is_nan()) {
@@ -132,7 +145,14 @@ impl<F: Format> Stochastic<F> {
         }
         let sum = s[0] + s[1] + s[2];
         if is_noise_f64(s) {
-            note(Instability::UnstableBranching);
+            if s.iter().any(|x| x.is_infinite()) {
+                // An infinite difference is not noise to CADNA's comparisons (its
+                // `numericalnoise` is false): order by its sign.
+                return sum.partial_cmp(&0.0);
+            }
+            if branching {
+                note(Instability::UnstableBranching);
+            }
             return Some(Ordering::Equal);
         }
         sum.partial_cmp(&0.0)
@@ -289,10 +309,11 @@ binary_op!(Mul, mul, MulAssign, mul_assign, |a, b| a.mul_same(b));
 binary_op!(Div, div, DivAssign, div_assign, |a, b| a.div_same(b));
 
 impl<F: Format> PartialEq for Stochastic<F> {
-    /// Stochastic equality: the difference is a computed zero (see [`PartialOrd`]).
+    /// Stochastic equality: the difference is a computed zero (see [`PartialOrd`]). Unlike the
+    /// order relations, never counts an unstable branching (as CADNA's `==`).
     #[inline(always)]
     fn eq(&self, other: &Self) -> bool {
-        self.partial_cmp(other) == Some(Ordering::Equal)
+        self.compare_same(*other, false) == Some(Ordering::Equal)
     }
 }
 
@@ -301,7 +322,7 @@ impl<F: Format> PartialOrd for Stochastic<F> {
     /// zero, which counts an unstable branching when it is numerical noise.
     #[inline(always)]
     fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
-        self.compare_same(*other)
+        self.compare_same(*other, true)
     }
 }
 
@@ -310,14 +331,15 @@ macro_rules! compare_cross {
         impl PartialEq<Stochastic<$B>> for Stochastic<$A> {
             #[inline(always)]
             fn eq(&self, other: &Stochastic<$B>) -> bool {
-                self.partial_cmp(other) == Some(Ordering::Equal)
+                let a = self.cast::<<$A as Promote<$B>>::Output>();
+                a.compare_same(other.cast(), false) == Some(Ordering::Equal)
             }
         }
         impl PartialOrd<Stochastic<$B>> for Stochastic<$A> {
             #[inline(always)]
             fn partial_cmp(&self, other: &Stochastic<$B>) -> Option<Ordering> {
                 let a = self.cast::<<$A as Promote<$B>>::Output>();
-                a.compare_same(other.cast())
+                a.compare_same(other.cast(), true)
             }
         }
     )*};
@@ -330,13 +352,14 @@ macro_rules! compare_primitive {
         impl<F: Format> PartialEq<$p> for Stochastic<F> {
             #[inline(always)]
             fn eq(&self, other: &$p) -> bool {
-                self.partial_cmp(other) == Some(Ordering::Equal)
+                self.compare_same(Stochastic::<F>::from_f64(f64::from(*other)), false)
+                    == Some(Ordering::Equal)
             }
         }
         impl<F: Format> PartialOrd<$p> for Stochastic<F> {
             #[inline(always)]
             fn partial_cmp(&self, other: &$p) -> Option<Ordering> {
-                self.compare_same(Stochastic::<F>::from_f64(f64::from(*other)))
+                self.compare_same(Stochastic::<F>::from_f64(f64::from(*other)), true)
             }
         }
         impl<F: Format> PartialEq<Stochastic<F>> for $p {
@@ -348,7 +371,7 @@ macro_rules! compare_primitive {
         impl<F: Format> PartialOrd<Stochastic<F>> for $p {
             #[inline(always)]
             fn partial_cmp(&self, other: &Stochastic<F>) -> Option<Ordering> {
-                Stochastic::<F>::from_f64(f64::from(*self)).compare_same(*other)
+                Stochastic::<F>::from_f64(f64::from(*self)).compare_same(*other, true)
             }
         }
     )*};

@@ -22,16 +22,21 @@ pub enum Instability {
     UnstablePower = 2,
     /// A mathematical function whose argument is numerical noise.
     UnstableMathFunction = 3,
-    /// A comparison whose operands' difference is numerical noise.
+    /// An order comparison (`<`, `<=`, `>`, `>=`) whose operands' difference is numerical noise
+    /// (`==` and `!=` are not counted, as in CADNA).
     UnstableBranching = 4,
-    /// floor/ceil/trunc/round or a float-to-int cast whose samples disagree.
+    /// floor/ceil/trunc/round or a float-to-int cast whose samples disagree, or `abs` of samples
+    /// of different signs.
     UnstableIntrinsic = 5,
     /// An addition or subtraction whose result lost at least the cancellation threshold of
     /// digits against the less accurate operand.
     Cancellation = 6,
-    /// A binary16/bfloat16 sample became infinite from finite operands.
+    /// A binary16/bfloat16 operation made a sample infinite from finite operands (counted once
+    /// per operation; unlike CADNA, an infinity propagated by later operations is not counted
+    /// again).
     Overflow = 7,
-    /// A nonzero exact binary16/bfloat16 result was flushed to zero.
+    /// A nonzero exact binary16/bfloat16 result was flushed to zero in a sample (counted once
+    /// per operation).
     Underflow = 8,
 }
 

@@ -149,16 +149,23 @@ impl<F: Format> Stochastic<F> {
     }
 
     /// Counts overflow/underflow of a 16-bit result computed from `inputs` (samples of one
-    /// operand).
+    /// operand): at most one of each per operation.
     #[inline(always)]
     pub(crate) fn check_range_unary(&self, inputs: [f64; 3]) {
+        let (mut overflow, mut underflow) = (false, false);
         for (r, x) in self.s.iter().zip(inputs) {
             let r = r.to_f64();
             if r.is_infinite() && x.is_finite() {
-                note(Instability::Overflow);
+                overflow = true;
             } else if r == 0.0 && x != 0.0 && x.is_finite() {
-                note(Instability::Underflow);
+                underflow = true;
             }
+        }
+        if overflow {
+            note(Instability::Overflow);
+        }
+        if underflow {
+            note(Instability::Underflow);
         }
     }
 }
