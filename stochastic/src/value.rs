@@ -215,8 +215,36 @@ fn spread_special([a, b, c]: [f64; 3], sum: f64) -> Spread {
     Spread::Noise
 }
 
+/// A sufficient test, without division or data-dependent branch, that the accuracy scale of
+/// samples `s` (`C` times their relative deviation `v` of [`spread`], as [`accuracy_scale`]
+/// computes it before clamping) is below `t`, for `t >= 2^-90`: `C * sum (3 s_i - S)^2 < t/4 * S^2` with `S` their
+/// sum in `[2^-400, 2^400]` in magnitude.
+///
+/// Why it suffices: each computed `(3 s_i - S) / S` and each deviation `s_i * (3/S) - 1` that
+/// `spread` computes are within `2^-49` of the exact relative deviation when they are small
+/// (a few roundings of quantities near `S` or 1), and both sides of the test are computed with
+/// relative errors of a few `2^-53`. If the test holds, every computed deviation is below
+/// `u = sqrt(t / 4C)`, which is at least `2^-47` (`t >= 2^-90`, `C < 3.1`), so `spread`'s sum is
+/// below `3 (u + 2^-48)^2 < 3.2 u^2` and `C` times it below `0.8 t`. The range of `S` keeps the
+/// squares away from overflow and underflow. Equal finite samples pass (all `3 s_i - S` are 0).
+#[inline(always)]
+pub(crate) fn surely_below(s: [f64; 3], t: f64) -> bool {
+    let sum = s[0] + s[1] + s[2];
+    let d = [3.0 * s[0] - sum, 3.0 * s[1] - sum, 3.0 * s[2] - sum];
+    let dd = d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
+    let m = sum.abs();
+    (C * dd < 0.25 * t * sum * sum) & (m >= 3.872_591_914_849_318e-121) & (m <= 2.582_249_878_086_908_6e120)
+}
+
+/// The smallest threshold [`surely_below`] accepts: `2^-90`.
+pub(crate) const SURELY_MIN: f64 = 8.077_935_669_463_161e-28;
+
 #[inline(always)]
 pub(crate) fn is_noise_f64(s: [f64; 3]) -> bool {
+    // Most values are far from noise: decided without a division.
+    if surely_below(s, NOISE * C) {
+        return false;
+    }
     match spread(s) {
         Spread::Exact => false,
         Spread::Noise => true,
@@ -316,3 +344,46 @@ macro_rules! widen {
     )*};
 }
 widen!(f32 => f64, half::f16 => f64, half::bf16 => f64, half::f16 => f32, half::bf16 => f32);
+
+#[cfg(test)]
+mod surely_below_tests {
+    use super::*;
+
+    /// `surely_below(s, t)` must imply that the exact test `accuracy_scale(s) < t` passes, near
+    /// the threshold too, for every threshold the operators use.
+    #[test]
+    fn surely_below_implies_the_exact_test() {
+        let mut z = 7u64;
+        let mut next = move || {
+            z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
+            let mut x = z;
+            x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+            x = (x ^ (x >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+            x ^ (x >> 31)
+        };
+        let unit = |r: u64| (r >> 11) as f64 / (1u64 << 53) as f64;
+        let (mut passed, mut checked) = (0, 0);
+        for _ in 0..2_000_000 {
+            let t = [SURELY_MIN, 1.26e-24, 3.6e-7, 1e-3, NOISE * C, 0.1][(next() % 6) as usize];
+            // Relative deviations around sqrt(t / C), or a few ulps, or anything.
+            let scale = match next() % 4 {
+                0 => 2f64.powi(-52) * (1 + next() % 64) as f64,
+                3 => unit(next()),
+                _ => (t / C).sqrt() * 2.0 * unit(next()),
+            };
+            let x = (unit(next()) + 0.5) * 2f64.powi((next() % 800) as i32 - 400);
+            let x = if next() % 2 == 0 { x } else { -x };
+            let s: [f64; 3] = std::array::from_fn(|_| {
+                let d = scale * (2.0 * unit(next()) - 1.0);
+                if next() % 5 == 0 { x } else { x * (1.0 + d) }
+            });
+            checked += 1;
+            if surely_below(s, t) {
+                passed += 1;
+                let exact = accuracy_scale(s, 1e-300);
+                assert!(exact < t, "{s:?}: scale {exact:e} for threshold {t:e}");
+            }
+        }
+        assert!(passed > checked / 4, "{passed} of {checked}");
+    }
+}
