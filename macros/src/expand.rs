@@ -160,22 +160,27 @@ fn strip_markers(item: &mut Item, sites_only: bool) {
     Strip { sites_only }.visit_item_mut(item);
 }
 
-/// A knob parameter taking a float by value (`#[tune] x: f64`, `#[tune] v: Vec<f64>`) accepts any
-/// float of any format, converted on entry, so that callers, also outside tuned code, keep
-/// compiling when the knob is lowered: `fn f(#[tune] x: f32)` becomes
-/// `fn f(x: impl Store<f32>) { let x: f32 = Store::store(x); .. }`. Trait implementations keep
-/// their signatures.
+/// A knob parameter taking a float by value (`#[tune] x: f64`, `#[tune] v: Vec<f64>`), or one whose
+/// type is a float alias of the item, accepts any float of any format, converted on entry, so
+/// that callers, also outside tuned code and with literals, keep compiling when the knob is
+/// lowered (even to `f16`, which no literal can be): `fn f(#[tune] x: f32)` becomes
+/// `fn f(x: impl Store<f32>) { let x: f32 = Store::store(x); .. }`. In the stochastic build every
+/// float parameter taken by value does. Trait implementations keep their signatures.
 fn generalize_knob_params(item: &mut Item, aliases: &BTreeSet<String>) {
     struct Generalize<'a> {
         aliases: &'a BTreeSet<String>,
         in_trait_impl: bool,
+        /// Every float parameter (the stochastic build, whose callers are converted too).
+        all: bool,
     }
     impl Generalize<'_> {
         fn apply(&self, sig: &mut syn::Signature, block: &mut Block) {
             let mut entry: Vec<Stmt> = Vec::new();
             for input in sig.inputs.iter_mut() {
                 let FnArg::Typed(pt) = input else { continue };
-                if !pt.attrs.iter().any(is_marker) || !is_storable_float(&pt.ty, self.aliases) {
+                let knob = pt.attrs.iter().any(is_marker);
+                let alias = fptune_syntax::float_leaves(&pt.ty, self.aliases).iter().any(|l| l.alias.is_some());
+                if !(knob || alias || self.all) || !is_storable_float(&pt.ty, self.aliases) {
                     continue;
                 }
                 let Pat::Ident(pi) = &mut *pt.pat else { continue };
@@ -212,7 +217,7 @@ fn generalize_knob_params(item: &mut Item, aliases: &BTreeSet<String>) {
             visit_mut::visit_impl_item_fn_mut(self, f);
         }
     }
-    Generalize { aliases, in_trait_impl: false }.visit_item_mut(item);
+    Generalize { aliases, in_trait_impl: false, all: STOCHASTIC }.visit_item_mut(item);
 }
 
 // ----------------------------------------------------------------------------------------------
@@ -261,8 +266,15 @@ impl Context {
                     .inputs
                     .iter()
                     .filter_map(|a| match a {
+                        // A knob parameter taking a float by value converts on entry
+                        // (`generalize_knob_params`): callers pass what they have.
                         FnArg::Typed(pt) => {
-                            Some(is_storable_float(&pt.ty, &self.0.aliases).then(|| (*pt.ty).clone()))
+                            let knob = pt.attrs.iter().any(is_marker);
+                            let alias = fptune_syntax::float_leaves(&pt.ty, &self.0.aliases)
+                                .iter()
+                                .any(|l| l.alias.is_some());
+                            let storable = is_storable_float(&pt.ty, &self.0.aliases);
+                            Some((storable && !knob && !alias && !STOCHASTIC).then(|| (*pt.ty).clone()))
                         }
                         FnArg::Receiver(_) => None,
                     })
@@ -384,6 +396,48 @@ fn literal_like(e: &Expr, aliases: &BTreeSet<String>) -> bool {
             literal_like(&b.left, aliases) && literal_like(&b.right, aliases)
         }
         _ => is_literal_operand(e),
+    }
+}
+
+/// A float literal, or an array or `vec!` of them: its type is the place's.
+fn literal_value(e: &Expr) -> bool {
+    match e {
+        Expr::Array(a) => !a.elems.is_empty() && a.elems.iter().all(literal_value),
+        Expr::Repeat(r) => literal_value(&r.expr),
+        Expr::Paren(p) => literal_value(&p.expr),
+        Expr::Macro(m) if m.mac.path.is_ident("vec") => {
+            let parser = syn::punctuated::Punctuated::<Expr, syn::Token![,]>::parse_terminated;
+            match syn::parse::Parser::parse2(parser, m.mac.tokens.clone()) {
+                Ok(items) => !items.is_empty() && items.iter().all(literal_value),
+                Err(_) => syn::parse2::<VecRepeat>(m.mac.tokens.clone()).is_ok_and(|r| literal_value(&r.elem)),
+            }
+        }
+        _ => is_literal_operand(e),
+    }
+}
+
+/// `static X: f16 = 1.5` -> `static X: f16 = <f16>::from_f64_const(1.5)` (also in arrays).
+fn half_literal(ty: &Type, e: &mut Expr) {
+    match (ty, &mut *e) {
+        (Type::Array(a), Expr::Array(items)) => {
+            for item in items.elems.iter_mut() {
+                half_literal(&a.elem, item);
+            }
+        }
+        (Type::Array(a), Expr::Repeat(r)) => half_literal(&a.elem, &mut r.expr),
+        (Type::Path(p), _) => {
+            let Some(format) = p.path.segments.last().and_then(|l| FloatFormat::from_ident(&l.ident.to_string())) else {
+                return;
+            };
+            if !matches!(format, FloatFormat::F16 | FloatFormat::BF16) {
+                return;
+            }
+            if let Some((digits, span)) = float_literal(e) {
+                let d: TokenStream = format!("{digits}f64").parse().unwrap_or_default();
+                *e = parse_quote_spanned!(span=> <#ty>::from_f64_const(#d));
+            }
+        }
+        _ => {}
     }
 }
 
@@ -586,7 +640,9 @@ impl Rewriter {
     }
 
     /// An operand of arithmetic or comparison: literals and integer casts adapt.
-    fn operand(&mut self, mut e: Expr) -> TokenStream {
+    fn operand(&mut self, e: Expr) -> TokenStream {
+        // Parentheses are not needed around a dispatch argument.
+        let mut e = strip_parens(e);
         if let Some((digits, span)) = float_literal(&e) {
             return lit_tokens(&digits, span);
         }
@@ -753,10 +809,18 @@ impl VisitMut for Rewriter {
         }
     }
 
-    // Constant contexts cannot call the dispatch: their expressions stay as written.
-    fn visit_item_const_mut(&mut self, _c: &mut syn::ItemConst) {}
-    fn visit_item_static_mut(&mut self, _s: &mut syn::ItemStatic) {}
-    fn visit_impl_item_const_mut(&mut self, _c: &mut syn::ImplItemConst) {}
+    // Constant contexts cannot call the dispatch: their expressions stay as written, but a
+    // literal given to a 16-bit type (which no literal can be) goes through half's const
+    // conversion.
+    fn visit_item_const_mut(&mut self, c: &mut syn::ItemConst) {
+        half_literal(&c.ty, &mut c.expr);
+    }
+    fn visit_item_static_mut(&mut self, s: &mut syn::ItemStatic) {
+        half_literal(&s.ty, &mut s.expr);
+    }
+    fn visit_impl_item_const_mut(&mut self, c: &mut syn::ImplItemConst) {
+        half_literal(&c.ty, &mut c.expr);
+    }
     fn visit_expr_const_mut(&mut self, _c: &mut syn::ExprConst) {}
     fn visit_type_mut(&mut self, _t: &mut Type) {}
 
@@ -772,6 +836,7 @@ impl VisitMut for Rewriter {
             _ => None,
         };
         let literal_init = l.init.as_ref().is_some_and(|i| is_literal_operand(&i.expr));
+        let literal_init_value = l.init.as_ref().is_some_and(|i| literal_value(&i.expr));
         if let Some(init) = &mut l.init {
             self.visit_expr_mut(&mut init.expr);
             if let Some((_, diverge)) = &mut init.diverge {
@@ -780,6 +845,11 @@ impl VisitMut for Rewriter {
             match &annotated {
                 Some(ty) if is_storable_float(ty, &self.cx.aliases) && init.diverge.is_none() => {
                     self.store_tail(&mut init.expr, Some(ty));
+                }
+                // A literal value takes the annotated type, whatever float it names (an alias
+                // declared elsewhere, `f16`, a stochastic type).
+                Some(_) if literal_init_value && init.diverge.is_none() => {
+                    self.store_tail(&mut init.expr, None);
                 }
                 None if literal_init && self.stochastic => {
                     // An unannotated float literal binding is an f64 (the dispatch's fallback);

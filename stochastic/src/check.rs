@@ -202,4 +202,7 @@ macro_rules! check {
     ($value:expr $(,)?) => {
         $crate::__rt::check(::core::stringify!($value), &$value)
     };
+    ($name:expr, $value:expr $(,)?) => {
+        $crate::__rt::check($name, &$value)
+    };
 }

@@ -53,5 +53,6 @@ pub mod __rt {
 mod rt;
 
 pub use format::{Format, Promote, Repr};
+pub use fptune_macros::tune;
 pub use half::{bf16, f16};
 pub use value::{Sbf16, Sf16, Sf32, Sf64, Stochastic, TAU};

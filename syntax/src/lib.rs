@@ -773,3 +773,129 @@ mod tests {
         }
     }
 }
+
+/// Whether an item attribute is `#[fptune::tune]` (or `#[tune]` where imported): the item is tuned.
+pub fn is_tune_attribute(attr: &Attribute) -> bool {
+    is_marker(attr)
+}
+
+/// Every knob of every tuned item of a file: items carrying `#[fptune::tune]`, at any depth of
+/// (untuned) inline modules. Knob order is source order.
+pub fn discover_file(file: &syn::File) -> Discovery {
+    let mut out = Discovery::default();
+    discover_items(&file.items, &mut out);
+    out
+}
+
+fn discover_items(items: &[Item], out: &mut Discovery) {
+    for item in items {
+        let attrs = item_attrs(item);
+        if let Some(attr) = attrs.iter().find(|a| is_tune_attribute(a)) {
+            let marker = match parse_marker(attr) {
+                Ok(m) => m,
+                Err(e) => {
+                    out.errors.push(e);
+                    Marker::default()
+                }
+            };
+            let mut bare = item.clone();
+            if let Some(a) = item_attrs_mut(&mut bare) {
+                a.retain(|x| !is_tune_attribute(x));
+            }
+            let d = discover(&bare, &Top { marker });
+            out.knobs.extend(d.knobs);
+            out.errors.extend(d.errors);
+        } else if let Item::Mod(m) = item {
+            if let Some((_, inner)) = &m.content {
+                discover_items(inner, out);
+            }
+        }
+    }
+}
+
+fn item_attrs(item: &Item) -> &[Attribute] {
+    match item {
+        Item::Mod(i) => &i.attrs,
+        Item::Fn(i) => &i.attrs,
+        Item::Impl(i) => &i.attrs,
+        Item::Struct(i) => &i.attrs,
+        Item::Type(i) => &i.attrs,
+        Item::Static(i) => &i.attrs,
+        Item::Const(i) => &i.attrs,
+        Item::Enum(i) => &i.attrs,
+        Item::Trait(i) => &i.attrs,
+        _ => &[],
+    }
+}
+
+fn item_attrs_mut(item: &mut Item) -> Option<&mut Vec<Attribute>> {
+    Some(match item {
+        Item::Mod(i) => &mut i.attrs,
+        Item::Fn(i) => &mut i.attrs,
+        Item::Impl(i) => &mut i.attrs,
+        Item::Struct(i) => &mut i.attrs,
+        Item::Type(i) => &mut i.attrs,
+        Item::Static(i) => &mut i.attrs,
+        Item::Const(i) => &mut i.attrs,
+        Item::Enum(i) => &mut i.attrs,
+        Item::Trait(i) => &mut i.attrs,
+        _ => return None,
+    })
+}
+
+/// Byte offset of a (1-based line, 0-based char column) position in `text`.
+pub fn offset_of(text: &str, (line, column): (usize, usize)) -> Option<usize> {
+    let start = if line <= 1 {
+        0
+    } else {
+        text.match_indices('\n').nth(line - 2).map(|(i, _)| i + 1)?
+    };
+    let rest = &text[start..];
+    let mut chars = rest.char_indices();
+    match chars.nth(column) {
+        Some((i, _)) => Some(start + i),
+        None if rest.chars().count() == column => Some(start + rest.len()),
+        None => None,
+    }
+}
+
+/// `text` with every leaf of `knobs` rewritten to the format chosen for it, as the tuner writes a
+/// configuration into a scratch copy (and `cargo fptune apply` into the user's tree). Comments and
+/// formatting are untouched: only the float type tokens change.
+pub fn rewrite_leaves(text: &str, edits: &[(&Leaf, String)]) -> Option<String> {
+    let mut spans: Vec<(usize, usize, &str)> = Vec::with_capacity(edits.len());
+    for (leaf, replacement) in edits {
+        let a = offset_of(text, leaf.start)?;
+        let b = offset_of(text, leaf.end)?;
+        spans.push((a, b, replacement.as_str()));
+    }
+    spans.sort_by_key(|s| std::cmp::Reverse(s.0));
+    let mut out = text.to_string();
+    for (a, b, r) in spans {
+        out.replace_range(a..b, r);
+    }
+    Some(out)
+}
+
+#[cfg(test)]
+mod file_tests {
+    use super::*;
+
+    #[test]
+    fn a_files_tuned_items_are_found_at_any_depth_and_leaves_rewrite_in_place() {
+        let text = "mod outer {\n    #[fptune::tune]\n    pub fn f(#[tune] x: Vec<f64>) -> f64 {\n        // keep me\n        #[tune] let y: f64 = 1.0;\n        y\n    }\n}\n#[fptune::tune]\ntype Real = f64;\nfn untouched(z: f64) {}\n";
+        let file: syn::File = syn::parse_str(text).expect("parses");
+        let d = discover_file(&file);
+        assert!(d.errors.is_empty());
+        let names: Vec<&str> = d.knobs.iter().map(|k| k.name.as_str()).collect();
+        assert_eq!(names, ["x", "y", "Real"]);
+        let edits: Vec<(&Leaf, String)> =
+            d.knobs.iter().map(|k| (&k.leaves[0], "f32".to_string())).collect();
+        let out = rewrite_leaves(text, &edits).expect("offsets");
+        assert!(out.contains("x: Vec<f32>"));
+        assert!(out.contains("let y: f32 = 1.0;"));
+        assert!(out.contains("type Real = f32;"));
+        assert!(out.contains("// keep me"));
+        assert!(out.contains("fn untouched(z: f64)"));
+    }
+}

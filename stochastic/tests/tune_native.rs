@@ -1,0 +1,83 @@
+//! `#[fptune::tune]` in an ordinary build: mixed precision type-checks and follows DESIGN.md's
+//! semantics.
+
+use fptune::f16;
+
+#[fptune::tune]
+mod kernel {
+    use fptune::f16;
+
+    pub fn mixed(x: f64) -> f64 {
+        #[tune] let a: f32 = x;
+        #[tune] let b: f16 = 0.1;
+        let c = a * b + 1.0;
+        let mut s = 0.0;
+        for i in 0..3 {
+            s += c * (i as f64);
+        }
+        s
+    }
+
+    pub fn det(n: usize) -> f64 {
+        #[tune] let mut h: Vec<Vec<f64>> = (0..n)
+            .map(|i| (0..n).map(|j| 1.0 / ((i + j + 1) as f64)).collect())
+            .collect();
+        #[tune] let mut d: f32 = 1.0;
+        for k in 0..n {
+            let p = h[k][k];
+            d *= p;
+            for i in k + 1..n {
+                let f = h[i][k] / p;
+                for j in k + 1..n {
+                    h[i][j] -= f * h[k][j];
+                }
+            }
+        }
+        fptune::check!(d);
+        d
+    }
+
+    pub fn dot(#[tune] x: &[f32], y: &[f64]) -> f64 {
+        x.iter().zip(y).map(|(a, b)| *a * *b).sum()
+    }
+
+    pub struct Point {
+        #[tune] pub x: f32,
+        pub y: f64,
+    }
+
+    impl Point {
+        pub fn norm(&self) -> f64 {
+            (self.x * self.x + self.y * self.y).sqrt()
+        }
+    }
+
+    pub fn point(v: f64) -> Point {
+        Point { x: v, y: v }
+    }
+}
+
+#[test]
+fn mixed_precision_computes_in_the_wider_format() {
+    let a = 0.3f64 as f32;
+    let b = f16::from_f64(0.1);
+    // a * b + 1.0 is binary32 (f16 widens, the literal adapts); `c * (i as f64)` too (an integer
+    // cast adapts); the unannotated accumulator is f64.
+    let c = a * b.to_f32() + 1.0f32;
+    let want = 0.0 + f64::from(c * 0.0) + f64::from(c * 1.0) + f64::from(c * 2.0);
+    assert_eq!(kernel::mixed(0.3), want);
+}
+
+#[test]
+fn a_lowered_determinant_is_computed_and_checked() {
+    let d = kernel::det(3);
+    assert!((d - 1.0 / 2160.0).abs() < 1e-9, "{d}");
+}
+
+#[test]
+fn slices_structs_and_methods_work() {
+    assert_eq!(kernel::dot(&[1.0, 2.0], &[3.0, 4.0]), 11.0);
+    let p = kernel::point(3.0);
+    assert_eq!(p.x, 3.0f32);
+    assert!((p.norm() - 18f64.sqrt()).abs() < 1e-12);
+}
