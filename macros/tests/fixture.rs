@@ -2,7 +2,7 @@
 //! to a scratch dir) in the configurations a tuner would, and compare what it checks:
 //!
 //! - all-f64, its results are bit-identical to the same code without the attributes;
-//! - every knob (or group) alone lowered to f32, then to f16, builds, and its results equal
+//! - every knob (or group) alone lowered to f32, f16 and bf16 builds, and its results equal
 //!   `reference.rs`, a hand-written model of the semantics with explicit conversions, bit for bit;
 //! - the stochastic build's results agree with the native ones to the digits they claim.
 
@@ -150,7 +150,7 @@ fn all_f64_results_are_bit_identical_to_the_code_without_the_attributes() {
     assert!(!plain_text.contains("#[tune") && !plain_text.contains("#[fptune::tune"), "markers left");
     let plain = Scratch::new(&plain_text).build(&[], "plain").expect("plain fixture builds");
     let plain_values = values(&run(&plain, &[]));
-    assert_eq!(tuned_values.len(), 11);
+    assert_eq!(tuned_values.len(), 14);
     assert_eq!(tuned_values, plain_values);
 }
 
@@ -167,7 +167,7 @@ fn every_knob_lowered_alone_builds_and_matches_the_hand_written_reference() {
     assert!(all.len() >= 20, "the fixture marks every site: {} knobs", all.len());
     let mut checked = 0;
     for unit in units(&all) {
-        for format in [FloatFormat::F32, FloatFormat::F16] {
+        for format in [FloatFormat::F32, FloatFormat::F16, FloatFormat::BF16] {
             let edits: Vec<(&Leaf, String)> = unit
                 .iter()
                 .flat_map(|k| k.leaves.iter().map(move |l| (l, format.rust().to_string())))
@@ -185,7 +185,7 @@ fn every_knob_lowered_alone_builds_and_matches_the_hand_written_reference() {
             checked += 1;
         }
     }
-    assert!(checked >= 30, "{checked} variants");
+    assert!(checked >= 45, "{checked} variants");
 }
 
 #[test]
