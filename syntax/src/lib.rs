@@ -18,6 +18,8 @@ use syn::{Attribute, Expr, FnArg, GenericArgument, Item, LitStr, Pat, PathArgume
 
 /// A floating-point format fptune can give a knob.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "lowercase"))]
 pub enum FloatFormat {
     /// binary16 (`half::f16`, re-exported as `fptune::f16`).
     F16,
@@ -281,6 +283,8 @@ pub fn parse_marker(attr: &Attribute) -> syn::Result<Marker> {
 
 /// What kind of declaration a knob is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "lowercase"))]
 pub enum KnobKind {
     /// `let x: T = ..`
     Let,

@@ -1,0 +1,15 @@
+//! `cargo fptune`: finds the lowest floating-point precision of each knob of a Rust crate that
+//! keeps its checked results to a required number of digits, validating every candidate with
+//! discrete stochastic arithmetic. See ARCHITECTURE.md for how the modules fit together.
+
+pub mod model;
+
+pub mod cargo;
+pub mod process;
+pub mod scratch;
+
+pub mod probe;
+pub mod validate;
+
+pub mod cache;
+pub mod search;
