@@ -120,6 +120,14 @@ impl<F: Format> Stochastic<F> {
         is_noise_f64(self.samples_f64())
     }
 
+    /// Whether the three samples are the same finite value, bit for bit (an exactly known value:
+    /// not noise).
+    #[inline(always)]
+    pub(crate) fn is_exact_finite(&self) -> bool {
+        let [a, b, c] = self.samples_f64();
+        (a.to_bits() == b.to_bits()) & (b.to_bits() == c.to_bits()) & a.is_finite()
+    }
+
     /// Whether CADNA would call this a computed zero: a zero mean, or numerical noise.
     #[inline(always)]
     pub fn is_computed_zero(&self) -> bool {
@@ -282,8 +290,9 @@ impl<F: Format> fmt::Display for Stochastic<F> {
         if m == 0.0 {
             return f.pad("0.0");
         }
-        // CADNA rounds the estimate to the nearest integer (noise is below half a digit).
-        let mut n = (self.digits().round() as usize).max(1);
+        // CADNA rounds the estimate to the nearest integer (noise is below half a digit) and
+        // shows at most the format's whole digits (15 for binary64, 7, 3, 2).
+        let mut n = (self.digits().round() as usize).clamp(1, F::MAX_DIGITS.floor() as usize);
         if let Some(p) = f.precision() {
             n = n.min(p + 1);
         }
