@@ -140,7 +140,7 @@ fn verdict<F: Format>(what: &str, seed: u64, x: Stochastic<F>, cadna: Shown) -> 
     let printed = mantissa.chars().filter(char::is_ascii_digit).count();
     assert_eq!(
         printed,
-        (x.digits().round() as usize).max(1),
+        (x.digits().round() as usize).clamp(1, cadna_cap::<F>() as usize),
         "seed {seed}: {what} = {shown}"
     );
     let cap = cadna_cap::<F>();
