@@ -115,6 +115,13 @@ pub trait Format:
         let d = crate::rng::directions_of(bits);
         [Self::mul(a[0], b[0], d[0]), Self::mul(a[1], b[1], d[1]), Self::mul(a[2], b[2], d[2])]
     }
+
+    /// [`Format::mul3`] of operands whose three samples are `a` and `b`.
+    #[doc(hidden)]
+    #[inline(always)]
+    fn mul3_exact(a: Self::Repr, b: Self::Repr, bits: u64) -> [Self::Repr; 3] {
+        Self::mul3([a; 3], [b; 3], bits)
+    }
 }
 
 impl Format for f64 {
@@ -169,6 +176,10 @@ impl Format for f64 {
     #[inline(always)]
     fn mul3(a: [f64; 3], b: [f64; 3], bits: u64) -> [f64; 3] {
         lanes::mul3_f64(a, b, bits)
+    }
+    #[inline(always)]
+    fn mul3_exact(a: f64, b: f64, bits: u64) -> [f64; 3] {
+        lanes::mul3_exact_f64(a, b, bits)
     }
 }
 

@@ -64,6 +64,11 @@ mod imp {
         std::array::from_fn(|i| round::mul_f32(a[i], b[i], d[i]))
     }
 
+    #[inline(always)]
+    pub(crate) fn mul3_exact_f64(a: f64, b: f64, bits: u64) -> [f64; 3] {
+        mul3_f64([a; 3], [b; 3], bits)
+    }
+
     pub(crate) type Grid16 = round::Grid;
     pub(crate) const F16: Grid16 = round::GRID_F16;
     pub(crate) const BF16: Grid16 = round::GRID_BF16;
@@ -430,6 +435,36 @@ mod imp {
         step64(p, V::splat(0.0).lt(err.xor(m)), m).store3()
     }
 
+    /// [`mul3_f64`] of operands with three equal samples `a` and `b`: one product and residual.
+    #[inline(always)]
+    pub(crate) fn mul3_exact_f64(a: f64, b: f64, bits: u64) -> [f64; 3] {
+        let p = a * b;
+        #[cfg(target_feature = "fma")]
+        let err = {
+            if !(TINY64..=HUGE64).contains(&p.abs()) {
+                return mul3_f64_slow([a; 3], [b; 3], bits);
+            }
+            a.mul_add(b, -p)
+        };
+        #[cfg(not(target_feature = "fma"))]
+        let err = {
+            let (aa, ab) = (a.abs(), b.abs());
+            if !((aa.max(ab) <= BIG) & (SMALL <= aa.min(ab))) {
+                return mul3_f64_slow([a; 3], [b; 3], bits);
+            }
+            let split = |x: f64| {
+                let t = 134_217_729.0 * x;
+                let hi = t - (t - x);
+                (hi, x - hi)
+            };
+            let (ah, al) = split(a);
+            let (bh, bl) = split(b);
+            ((ah * bh - p) + ah * bl + al * bh) + al * bl
+        };
+        let m = V::load_bits(&MASKS64[bits as usize & 3]);
+        step64(V::splat(p), V::splat(0.0).lt(V::splat(err).xor(m)), m).store3()
+    }
+
     /// Factors of Dekker's fast path (no FMA): `2^480` and `2^-480`.
     #[cfg(not(target_feature = "fma"))]
     const BIG: f64 = f64::from_bits((480 + 1023) << 52);
@@ -659,7 +694,9 @@ mod imp {
     }
 }
 
-pub(crate) use imp::{add3_f32, add3_f64, add3_grid, mul3_bf16, mul3_f16, mul3_f32, mul3_f64, BF16, F16};
+pub(crate) use imp::{
+    add3_f32, add3_f64, add3_grid, mul3_bf16, mul3_exact_f64, mul3_f16, mul3_f32, mul3_f64, BF16, F16,
+};
 
 #[cfg(test)]
 mod tests {
@@ -726,7 +763,10 @@ mod tests {
             let bits = g.next() % 4;
             let d = dirs(bits);
             let (s, p) = (add3_f64(a, b, bits), mul3_f64(a, b, bits));
+            let pe = mul3_exact_f64(a[0], b[0], bits);
             for i in 0..3 {
+                let re = round::mul_f64(a[0], b[0], d[i]);
+                assert!(same64(pe[i], re), "{:e} * {:e} dir {}: {:e} vs {:e}", a[0], b[0], d[i], pe[i], re);
                 let (rs, rp) = (round::add_f64(a[i], b[i], d[i]), round::mul_f64(a[i], b[i], d[i]));
                 assert!(same64(s[i], rs), "{:e} + {:e} dir {}: {:e} vs {:e}", a[i], b[i], d[i], s[i], rs);
                 assert!(same64(p[i], rp), "{:e} * {:e} dir {}: {:e} vs {:e}", a[i], b[i], d[i], p[i], rp);

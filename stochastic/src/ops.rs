@@ -108,13 +108,19 @@ impl<F: Format> Stochastic<F> {
     #[inline(always)]
     pub(crate) fn mul_same(self, rhs: Self) -> Self {
         let mask = stochastic::detect_mask();
-        if stochastic::mask_has(mask, Instability::UnstableMultiplication)
-            && self.is_noise()
-            && rhs.is_noise()
-        {
-            stochastic::record(Instability::UnstableMultiplication);
-        }
-        let r = Self::from_repr(F::mul3(self.s, rhs.s, rng::direction_bits()));
+        let r = if self.is_exact_finite() && rhs.is_exact_finite() {
+            // Two exactly known operands (inputs, constants): not noise, and one product serves
+            // the three samples.
+            Self::from_repr(F::mul3_exact(self.s[0], rhs.s[0], rng::direction_bits()))
+        } else {
+            if stochastic::mask_has(mask, Instability::UnstableMultiplication)
+                && self.is_noise()
+                && rhs.is_noise()
+            {
+                stochastic::record(Instability::UnstableMultiplication);
+            }
+            Self::from_repr(F::mul3(self.s, rhs.s, rng::direction_bits()))
+        };
         if F::LIMITED_RANGE && mask & stochastic::RANGE_BITS != 0 {
             r.check_range(self, rhs, |x, y| x != 0.0 && y != 0.0);
         }
