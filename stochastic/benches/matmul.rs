@@ -1,8 +1,11 @@
 //! Overhead of discrete stochastic arithmetic on the classic i-j-k matrix product.
 //!
 //! Run: `cargo bench -p fptune --bench matmul` (optionally with `RUSTFLAGS="-C target-cpu=native"`,
-//! which gives the kernels a hardware FMA). `FPTUNE_BENCH_N=300,500` chooses the sizes,
-//! `FPTUNE_BENCH_REPS=3` the repetitions (the minimum time is kept).
+//! which gives the kernels AVX and a hardware FMA). `FPTUNE_BENCH_N=300,500` chooses the sizes,
+//! `FPTUNE_BENCH_REPS=3` the repetitions (the minimum time is kept), `FPTUNE_BENCH_TYPES=sf64,f16`
+//! restricts the rows to some of `f16 sf64 sf32 sf16 sbf16` (the native f64 and f32 always run).
+//! Times are the thread's CPU time where Linux reports it (robust to a loaded machine), else
+//! wall-clock time.
 //!
 //! For each size it times `C[i][j] = sum_k A[i][k] * B[k][j]` (row-major `Vec` storage, the sum in
 //! a local) for native `f64` and `f32`, for `Sf64`, `Sf32`, `Sf16` and `Sbf16` with every
@@ -50,6 +53,29 @@ where
     }
 }
 
+/// CPU time of the calling thread (Linux: `/proc/thread-self/schedstat`, which a loaded machine
+/// does not inflate by descheduling the bench), or `None` where unavailable.
+fn thread_cpu_time() -> Option<Duration> {
+    let text = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
+    let ns: u64 = text.split_whitespace().next()?.parse().ok()?;
+    Some(Duration::from_nanos(ns))
+}
+
+/// The time a run took: thread CPU time where available, else wall-clock time.
+struct Clock(Instant, Option<Duration>);
+
+impl Clock {
+    fn start() -> Clock {
+        Clock(Instant::now(), thread_cpu_time())
+    }
+    fn elapsed(&self) -> Duration {
+        match (self.1, thread_cpu_time()) {
+            (Some(a), Some(b)) => b.saturating_sub(a),
+            _ => self.0.elapsed(),
+        }
+    }
+}
+
 /// Fills A and B from the fixed seed (values in [0, 1) converted to `T`), then times the product
 /// `reps` times and returns the fastest run.
 fn time<T>(n: usize, reps: usize, conv: impl Fn(f64) -> T, zero: T) -> Duration
@@ -62,7 +88,7 @@ where
     let mut c = vec![zero; n * n];
     let mut best = Duration::MAX;
     for _ in 0..reps {
-        let t = Instant::now();
+        let t = Clock::start();
         matmul(black_box(&a), black_box(&b), black_box(&mut c), n, zero);
         best = best.min(t.elapsed());
         black_box(&c);
@@ -88,9 +114,15 @@ fn main() {
         .and_then(|v| v.trim().parse().ok())
         .unwrap_or(3)
         .max(1);
+    let only: Option<Vec<String>> = std::env::var("FPTUNE_BENCH_TYPES")
+        .ok()
+        .map(|v| v.split(',').map(|s| s.trim().to_lowercase()).collect());
+    let want = |name: &str| only.as_ref().is_none_or(|o| o.iter().any(|x| x == &name.to_lowercase()));
     fptune::stochastic::set_seed(1);
     println!(
-        "matmul bench: i-j-k loop, min of {reps} runs; hardware FMA in the kernels: {}",
+        "matmul bench: i-j-k loop, min of {reps} runs (2 for the slow types), {} time; \
+         hardware FMA in the kernels: {}",
+        if thread_cpu_time().is_some() { "thread CPU" } else { "wall-clock" },
         if cfg!(target_feature = "fma") { "yes" } else { "no (Dekker's product)" }
     );
     let slow_reps = reps.min(2);
@@ -102,21 +134,31 @@ fn main() {
         let t32 = time(n, reps, |x| x as f32, 0.0f32);
         rows.push(Row { name: "f64", detection: "-", time: t64, against: None });
         rows.push(Row { name: "f32", detection: "-", time: t32, against: None });
-        let th = time(n, slow_reps, f16::from_f64, f16::ZERO);
-        rows.push(Row { name: "f16 (half, RN)", detection: "-", time: th, against: Some(("f16/f32", t32)) });
+        if want("f16") {
+            let th = time(n, slow_reps, f16::from_f64, f16::ZERO);
+            rows.push(Row { name: "f16 (half, RN)", detection: "-", time: th, against: Some(("f16/f32", t32)) });
+        }
 
         for on in [true, false] {
             fptune::stochastic::set_all_detected(on);
             fptune::stochastic::reset();
             let detection = if on { "all" } else { "off" };
-            let s64 = time(n, slow_reps, Sf64::from, Sf64::default());
-            rows.push(Row { name: "Sf64", detection, time: s64, against: Some(("Sf64/f64", t64)) });
-            let s32 = time(n, slow_reps, Sf32::from, Sf32::default());
-            rows.push(Row { name: "Sf32", detection, time: s32, against: Some(("Sf32/f32", t32)) });
-            let s16 = time(n, slow_reps, Sf16::from, Sf16::default());
-            rows.push(Row { name: "Sf16", detection, time: s16, against: Some(("Sf16/f32", t32)) });
-            let sb16 = time(n, slow_reps, Sbf16::from, Sbf16::default());
-            rows.push(Row { name: "Sbf16", detection, time: sb16, against: Some(("Sbf16/f32", t32)) });
+            if want("sf64") {
+                let t = time(n, slow_reps, Sf64::from, Sf64::default());
+                rows.push(Row { name: "Sf64", detection, time: t, against: Some(("Sf64/f64", t64)) });
+            }
+            if want("sf32") {
+                let t = time(n, slow_reps, Sf32::from, Sf32::default());
+                rows.push(Row { name: "Sf32", detection, time: t, against: Some(("Sf32/f32", t32)) });
+            }
+            if want("sf16") {
+                let t = time(n, slow_reps, Sf16::from, Sf16::default());
+                rows.push(Row { name: "Sf16", detection, time: t, against: Some(("Sf16/f32", t32)) });
+            }
+            if want("sbf16") {
+                let t = time(n, slow_reps, Sbf16::from, Sbf16::default());
+                rows.push(Row { name: "Sbf16", detection, time: t, against: Some(("Sbf16/f32", t32)) });
+            }
             if on {
                 // Sums of products of values in [0, 1): no cancellation; only the 16-bit
                 // formats may underflow (tiny inputs and products).
