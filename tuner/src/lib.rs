@@ -4,6 +4,11 @@
 
 pub mod model;
 
+pub mod cli;
+pub mod config;
+pub mod knobs;
+pub mod workspace;
+
 pub mod cargo;
 pub mod process;
 pub mod scratch;

@@ -1,0 +1,214 @@
+//! The command line, in cargo's habits: `cargo fptune [OPTIONS]`, `cargo fptune list`,
+//! `cargo fptune apply`, `cargo fptune batch`. Settings merge command line over
+//! `[package.metadata.fptune]` over defaults ([`crate::config`]).
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand};
+
+/// Exit codes, documented in `--help`.
+pub mod exit {
+    /// A configuration was found (or the subcommand succeeded).
+    pub const SUCCESS: i32 = 0;
+    /// Bad command line or `[package.metadata.fptune]`, no knobs, no checks.
+    pub const USAGE: i32 = 2;
+    /// The requirement exceeds the digits of the reference itself.
+    pub const REQUIREMENT: i32 = 3;
+    /// The original crate does not build or run.
+    pub const ORIGINAL: i32 = 4;
+    /// Interrupted (Ctrl-C); scratch dirs were removed.
+    pub const INTERRUPTED: i32 = 5;
+    /// Internal error.
+    pub const INTERNAL: i32 = 70;
+}
+
+const AFTER_HELP: &str = "\
+Exit codes:
+  0   a configuration was found (the subcommand succeeded)
+  2   usage or configuration error (bad option, [package.metadata.fptune], no knobs or no checks)
+  3   the requirement exceeds the digits of the reference itself
+  4   the original crate fails to build or to run
+  5   interrupted (Ctrl-C): scratch directories were removed
+  70  internal error
+
+Settings come from the command line, then [package.metadata.fptune] in Cargo.toml, then defaults.
+Results go to fptune.out/ (report.json, report.md, tuned.patch, a log per candidate, the cache);
+`cargo fptune apply` applies tuned.patch to your sources.";
+
+/// `cargo fptune`: finds the lowest precision of each knob (`#[tune]`) of a crate that keeps
+/// its checked results (`fptune::check!`) to the required number of digits, validating every
+/// candidate with discrete stochastic arithmetic.
+#[derive(Debug, Parser)]
+#[command(name = "cargo-fptune", bin_name = "cargo fptune", version, after_help = AFTER_HELP)]
+pub struct Cli {
+    /// What to do (default: tune).
+    #[command(subcommand)]
+    pub command: Option<Command>,
+    /// Tuning options.
+    #[command(flatten)]
+    pub tune: TuneArgs,
+}
+
+/// Subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Lists the knobs and checked results fptune sees.
+    List(ListArgs),
+    /// Applies `fptune.out/tuned.patch` to the sources (refused if they changed since tuning).
+    Apply(ApplyArgs),
+}
+
+/// Which package and target.
+#[derive(Debug, Args, Clone, Default)]
+pub struct PackageArgs {
+    /// Path to Cargo.toml.
+    #[arg(long, value_name = "PATH")]
+    pub manifest_path: Option<PathBuf>,
+    /// Package to tune (in a workspace).
+    #[arg(short = 'p', long, value_name = "SPEC")]
+    pub package: Option<String>,
+    /// Binary to run (default: the package's only binary).
+    #[arg(long, value_name = "NAME", conflicts_with = "example")]
+    pub bin: Option<String>,
+    /// Example to run instead of a binary.
+    #[arg(long, value_name = "NAME")]
+    pub example: Option<String>,
+}
+
+/// Options of a tuning run.
+#[derive(Debug, Args, Clone, Default)]
+pub struct TuneArgs {
+    /// Which package and target.
+    #[command(flatten)]
+    pub package: PackageArgs,
+    /// Required correct significant digits of every checked result.
+    #[arg(long, value_name = "N")]
+    pub digits: Option<f64>,
+    /// Required digits of one checked result (repeatable): `--digits-for energy=6`.
+    #[arg(long = "digits-for", value_name = "NAME=D")]
+    pub digits_for: Vec<String>,
+    /// Arguments for the program (one string, split like a shell would).
+    #[arg(long, value_name = "ARGS", allow_hyphen_values = true)]
+    pub args: Option<String>,
+    /// Precision ladder: `ieee` (f64, f32, f16), `bf16` (f64, f32, bf16), or a target file.
+    #[arg(long, value_name = "NAME|FILE")]
+    pub target: Option<String>,
+    /// Candidates built and run in parallel (default: the number of cores).
+    #[arg(short = 'j', long, value_name = "N")]
+    pub jobs: Option<usize>,
+    /// Seconds a candidate may run before it is killed (default: 10 x the original's run time,
+    /// at least 20 s).
+    #[arg(long, value_name = "SECS")]
+    pub timeout: Option<f64>,
+    /// Random seed of the stochastic arithmetic (default: 1), for repeatable runs.
+    #[arg(long, value_name = "N")]
+    pub seed: Option<u64>,
+    /// Output directory (default: `fptune.out` next to Cargo.toml).
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
+    /// Print the report as JSON on stdout (no progress bars).
+    #[arg(long)]
+    pub json: bool,
+    /// Keep the scratch directories (for debugging).
+    #[arg(long)]
+    pub leak_dirs: bool,
+}
+
+/// `cargo fptune list`.
+#[derive(Debug, Args, Clone, Default)]
+pub struct ListArgs {
+    /// Which package.
+    #[command(flatten)]
+    pub package: PackageArgs,
+    /// As JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `cargo fptune apply`.
+#[derive(Debug, Args, Clone, Default)]
+pub struct ApplyArgs {
+    /// Which package.
+    #[command(flatten)]
+    pub package: PackageArgs,
+    /// Output directory of the tuning run (default: `fptune.out` next to Cargo.toml).
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
+}
+
+impl Cli {
+    /// Parses the process arguments; as a cargo subcommand the second argument is `fptune`.
+    pub fn from_env() -> Result<Cli, clap::Error> {
+        let mut args: Vec<std::ffi::OsString> = std::env::args_os().collect();
+        if args.get(1).is_some_and(|a| a == "fptune") {
+            args.remove(1);
+        }
+        Cli::try_parse_from(args)
+    }
+}
+
+/// Parses `NAME=D` of `--digits-for`.
+pub fn parse_digits_for(spec: &str) -> anyhow::Result<(String, f64)> {
+    let (name, digits) = spec
+        .split_once('=')
+        .ok_or_else(|| anyhow::anyhow!("--digits-for takes NAME=DIGITS (the name given to check!), not `{spec}`"))?;
+    let digits: f64 = digits
+        .trim()
+        .parse()
+        .map_err(|_| anyhow::anyhow!("--digits-for {spec}: `{digits}` is not a number of digits"))?;
+    if name.trim().is_empty() {
+        anyhow::bail!("--digits-for {spec}: the name is empty");
+    }
+    Ok((name.trim().to_string(), digits))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(args: &[&str]) -> Cli {
+        Cli::try_parse_from(args).expect("parses")
+    }
+
+    #[test]
+    fn tuning_options_parse_as_cargo_passes_them() {
+        let cli = parse(&[
+            "cargo-fptune", "--digits", "6", "--digits-for", "energy=4", "--bin", "sim", "--args", "-n 3",
+            "-j", "2", "--timeout", "30", "--seed", "7", "--json",
+        ]);
+        assert!(cli.command.is_none());
+        assert_eq!(cli.tune.digits, Some(6.0));
+        assert_eq!(cli.tune.digits_for, vec!["energy=4"]);
+        assert_eq!(cli.tune.package.bin.as_deref(), Some("sim"));
+        assert_eq!(cli.tune.args.as_deref(), Some("-n 3"));
+        assert_eq!(cli.tune.jobs, Some(2));
+        assert!(cli.tune.json);
+    }
+
+    #[test]
+    fn list_and_apply_are_subcommands() {
+        assert!(matches!(parse(&["cargo-fptune", "list"]).command, Some(Command::List(_))));
+        assert!(matches!(parse(&["cargo-fptune", "apply", "--out", "x"]).command, Some(Command::Apply(_))));
+    }
+
+    #[test]
+    fn bin_and_example_conflict() {
+        assert!(Cli::try_parse_from(["cargo-fptune", "--bin", "a", "--example", "b"]).is_err());
+    }
+
+    #[test]
+    fn digits_for_takes_name_equals_digits() {
+        assert_eq!(parse_digits_for("d=3").expect("ok"), ("d".to_string(), 3.0));
+        assert!(parse_digits_for("d").is_err());
+        assert!(parse_digits_for("d=x").is_err());
+    }
+
+    #[test]
+    fn help_documents_the_exit_codes() {
+        use clap::CommandFactory;
+        let help = Cli::command().render_long_help().to_string();
+        for code in ["0 ", "2 ", "3 ", "4 ", "70 "] {
+            assert!(help.contains(code), "{code} missing from --help");
+        }
+    }
+}

@@ -1,0 +1,314 @@
+//! Settings: the command line over `[package.metadata.fptune]` over defaults.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use anyhow::{bail, Context, Result};
+use serde::Deserialize;
+
+use crate::cli::{parse_digits_for, TuneArgs};
+use crate::model::{FloatFormat, Ladder};
+
+/// `[package.metadata.fptune]` in the user's Cargo.toml.
+#[derive(Debug, Default, Clone, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct Metadata {
+    /// Required digits of every checked result.
+    pub digits: Option<f64>,
+    /// Required digits per checked result name.
+    #[serde(default)]
+    pub digits_for: BTreeMap<String, f64>,
+    /// Binary to run.
+    pub bin: Option<String>,
+    /// Example to run.
+    pub example: Option<String>,
+    /// Program arguments.
+    pub args: Option<Vec<String>>,
+    /// Precision ladder (`ieee`, `bf16`, or a file relative to the package).
+    pub target: Option<String>,
+    /// Parallel candidates.
+    pub jobs: Option<usize>,
+    /// Seconds before a candidate is killed.
+    pub timeout: Option<f64>,
+    /// Seed of the stochastic arithmetic.
+    pub seed: Option<u64>,
+    /// Output directory, relative to the package.
+    pub out: Option<PathBuf>,
+}
+
+impl Metadata {
+    /// Reads the `fptune` table of a package's metadata (`null` when absent).
+    pub fn from_package_metadata(value: &serde_json::Value) -> Result<Metadata> {
+        match value.get("fptune") {
+            None | Some(serde_json::Value::Null) => Ok(Metadata::default()),
+            Some(v) => serde_json::from_value(v.clone()).context(
+                "[package.metadata.fptune] in Cargo.toml is not valid: its keys are digits, digits-for, \
+                 bin, example, args, target, jobs, timeout, seed, out",
+            ),
+        }
+    }
+}
+
+/// The required digits: one default, and per checked name.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct Digits {
+    /// For every checked value without its own requirement.
+    pub default: f64,
+    /// Per `check!` name.
+    pub per_name: BTreeMap<String, f64>,
+}
+
+impl Digits {
+    /// The requirement of a checked name.
+    pub fn of(&self, name: &str) -> f64 {
+        self.per_name.get(name).copied().unwrap_or(self.default)
+    }
+}
+
+/// Everything a run needs to know, resolved.
+#[derive(Debug, Clone)]
+pub struct Settings {
+    /// Required digits.
+    pub digits: Digits,
+    /// Precision ladder.
+    pub ladder: Ladder,
+    /// Parallel candidates.
+    pub jobs: usize,
+    /// Candidate timeout, if fixed; otherwise derived from the original's run time.
+    pub timeout: Option<Duration>,
+    /// Seed of the stochastic arithmetic.
+    pub seed: u64,
+    /// Output directory.
+    pub out: PathBuf,
+    /// Program arguments.
+    pub args: Vec<String>,
+    /// Binary to run (`None`: the only one).
+    pub bin: Option<String>,
+    /// Example to run instead.
+    pub example: Option<String>,
+    /// JSON output.
+    pub json: bool,
+    /// Keep scratch dirs.
+    pub leak_dirs: bool,
+}
+
+/// A built-in target by name.
+fn builtin_target(name: &str) -> Option<&'static str> {
+    match name {
+        "ieee" => Some(include_str!("../../target-templates/ieee.toml")),
+        "bf16" => Some(include_str!("../../target-templates/bf16.toml")),
+        _ => None,
+    }
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct TargetFile {
+    name: Option<String>,
+    formats: Vec<String>,
+}
+
+/// Reads a precision ladder: a built-in name or a target file.
+pub fn ladder(spec: &str, base: &Path) -> Result<Ladder> {
+    let (text, origin) = match builtin_target(spec) {
+        Some(t) => (t.to_string(), spec.to_string()),
+        None => {
+            let path = base.join(spec);
+            let text = std::fs::read_to_string(&path).with_context(|| {
+                format!("--target {spec}: not a built-in target (ieee, bf16) and no file {}", path.display())
+            })?;
+            (text, path.display().to_string())
+        }
+    };
+    let file: TargetFile = toml_edit::de::from_str(&text)
+        .with_context(|| format!("target {origin}: expected `formats = [\"f64\", \"f32\", \"f16\"]`"))?;
+    let mut formats = Vec::new();
+    for f in &file.formats {
+        let format = FloatFormat::parse(f)
+            .with_context(|| format!("target {origin}: unknown format `{f}` (f64, f32, f16, bf16)"))?;
+        formats.push(format);
+    }
+    if formats.len() < 2 {
+        bail!("target {origin}: a ladder needs at least two formats, widest first");
+    }
+    for pair in formats.windows(2) {
+        if precision_bits(pair[1]) >= precision_bits(pair[0]) {
+            bail!("target {origin}: formats must get narrower down the ladder ({} then {})", pair[0], pair[1]);
+        }
+    }
+    Ok(Ladder { name: file.name.unwrap_or_else(|| spec.to_string()), formats })
+}
+
+fn precision_bits(f: FloatFormat) -> u32 {
+    match f {
+        FloatFormat::F64 => 53,
+        FloatFormat::F32 => 24,
+        FloatFormat::F16 => 11,
+        FloatFormat::BF16 => 8,
+    }
+}
+
+/// Merges the command line, the package's metadata and the defaults.
+pub fn resolve(cli: &TuneArgs, meta: &Metadata, package_root: &Path) -> Result<Settings> {
+    let default = match (cli.digits, meta.digits) {
+        (Some(d), _) | (None, Some(d)) => d,
+        (None, None) => bail!(
+            "how many correct digits must the checked results keep? Give --digits N \
+             (or `digits = N` in [package.metadata.fptune])"
+        ),
+    };
+    if !(default > 0.0 && default <= 17.0) {
+        bail!("--digits {default}: give a number of significant decimal digits between 1 and 17");
+    }
+    let mut per_name = meta.digits_for.clone();
+    for spec in &cli.digits_for {
+        let (name, d) = parse_digits_for(spec)?;
+        per_name.insert(name, d);
+    }
+    let target = cli.target.clone().or_else(|| meta.target.clone()).unwrap_or_else(|| "ieee".into());
+    let ladder = ladder(&target, package_root)?;
+    let jobs = cli
+        .jobs
+        .or(meta.jobs)
+        .unwrap_or_else(|| std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1));
+    if jobs == 0 {
+        bail!("--jobs 0: give at least one job");
+    }
+    let timeout = cli.timeout.or(meta.timeout);
+    if let Some(t) = timeout {
+        if !(t > 0.0) {
+            bail!("--timeout {t}: give a positive number of seconds");
+        }
+    }
+    let args = match (&cli.args, &meta.args) {
+        (Some(a), _) => split_args(a)?,
+        (None, Some(a)) => a.clone(),
+        (None, None) => Vec::new(),
+    };
+    let out = cli
+        .out
+        .clone()
+        .or_else(|| meta.out.clone().map(|o| package_root.join(o)))
+        .unwrap_or_else(|| package_root.join("fptune.out"));
+    Ok(Settings {
+        digits: Digits { default, per_name },
+        ladder,
+        jobs,
+        timeout: timeout.map(Duration::from_secs_f64),
+        seed: cli.seed.or(meta.seed).unwrap_or(1),
+        out,
+        args,
+        bin: cli.package.bin.clone().or_else(|| meta.bin.clone()),
+        example: cli.package.example.clone().or_else(|| meta.example.clone()),
+        json: cli.json,
+        leak_dirs: cli.leak_dirs,
+    })
+}
+
+/// Splits `--args` like a POSIX shell (quotes and backslashes), without running one.
+pub fn split_args(s: &str) -> Result<Vec<String>> {
+    let mut out = Vec::new();
+    let mut cur = String::new();
+    let mut in_word = false;
+    let mut chars = s.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '\'' => {
+                in_word = true;
+                loop {
+                    match chars.next() {
+                        Some('\'') => break,
+                        Some(c) => cur.push(c),
+                        None => bail!("--args {s:?}: unclosed single quote"),
+                    }
+                }
+            }
+            '"' => {
+                in_word = true;
+                loop {
+                    match chars.next() {
+                        Some('"') => break,
+                        Some('\\') => match chars.next() {
+                            Some(c) => cur.push(c),
+                            None => bail!("--args {s:?}: trailing backslash"),
+                        },
+                        Some(c) => cur.push(c),
+                        None => bail!("--args {s:?}: unclosed double quote"),
+                    }
+                }
+            }
+            '\\' => {
+                in_word = true;
+                match chars.next() {
+                    Some(c) => cur.push(c),
+                    None => bail!("--args {s:?}: trailing backslash"),
+                }
+            }
+            c if c.is_whitespace() => {
+                if in_word {
+                    out.push(std::mem::take(&mut cur));
+                    in_word = false;
+                }
+            }
+            c => {
+                in_word = true;
+                cur.push(c);
+            }
+        }
+    }
+    if in_word {
+        out.push(cur);
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_command_line_wins_over_the_metadata_which_wins_over_defaults() {
+        let meta = Metadata { digits: Some(3.0), jobs: Some(4), seed: Some(9), ..Default::default() };
+        let cli = TuneArgs { digits: Some(5.0), ..Default::default() };
+        let s = resolve(&cli, &meta, Path::new("/p")).expect("resolves");
+        assert_eq!(s.digits.default, 5.0);
+        assert_eq!(s.jobs, 4);
+        assert_eq!(s.seed, 9);
+        assert_eq!(s.ladder, Ladder::ieee());
+        assert_eq!(s.out, Path::new("/p/fptune.out"));
+    }
+
+    #[test]
+    fn missing_digits_is_an_error_that_says_what_to_give() {
+        let e = resolve(&TuneArgs::default(), &Metadata::default(), Path::new("/p")).expect_err("no digits");
+        assert!(e.to_string().contains("--digits N"));
+    }
+
+    #[test]
+    fn unknown_metadata_keys_are_refused() {
+        let v = serde_json::json!({ "fptune": { "digits": 3, "precision": 2 } });
+        let e = Metadata::from_package_metadata(&v).expect_err("unknown key");
+        assert!(format!("{e:#}").contains("precision"));
+        let v = serde_json::json!({ "fptune": { "digits": 3, "digits-for": { "energy": 5 } } });
+        let m = Metadata::from_package_metadata(&v).expect("valid");
+        assert_eq!(m.digits_for["energy"], 5.0);
+    }
+
+    #[test]
+    fn targets_are_built_in_or_files_and_must_narrow() {
+        assert_eq!(ladder("bf16", Path::new(".")).expect("bf16").formats.last(), Some(&FloatFormat::BF16));
+        let dir = tempfile::tempdir().expect("dir");
+        std::fs::write(dir.path().join("t.toml"), "formats = [\"f64\", \"f32\"]").expect("write");
+        assert_eq!(ladder("t.toml", dir.path()).expect("file").formats.len(), 2);
+        std::fs::write(dir.path().join("bad.toml"), "formats = [\"f32\", \"f64\"]").expect("write");
+        assert!(ladder("bad.toml", dir.path()).is_err());
+        assert!(ladder("nope", dir.path()).is_err());
+    }
+
+    #[test]
+    fn args_split_like_a_shell() {
+        assert_eq!(split_args("-n 3 'a b' \"c\\\"d\"").expect("ok"), vec!["-n", "3", "a b", "c\"d"]);
+        assert!(split_args("'open").is_err());
+    }
+}

@@ -1,0 +1,171 @@
+//! The only module that talks to `cargo metadata`: which package, which binary, which sources.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{bail, Context, Result};
+use cargo_metadata::{Metadata as CargoMetadata, MetadataCommand, Package};
+
+use crate::cli::PackageArgs;
+use crate::config::Metadata;
+
+/// The package being tuned.
+#[derive(Debug, Clone)]
+pub struct Workspace {
+    /// Package name.
+    pub name: String,
+    /// Directory of its Cargo.toml.
+    pub root: PathBuf,
+    /// Its Cargo.toml.
+    pub manifest: PathBuf,
+    /// Binary targets.
+    pub bins: Vec<String>,
+    /// Example targets.
+    pub examples: Vec<String>,
+    /// `[package.metadata.fptune]`.
+    pub metadata: Metadata,
+    /// Whether the package depends on `fptune`.
+    pub depends_on_fptune: bool,
+}
+
+/// What to run: a binary or an example.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RunTarget {
+    /// `--bin NAME`.
+    Bin(String),
+    /// `--example NAME`.
+    Example(String),
+}
+
+impl RunTarget {
+    /// The target's name.
+    pub fn name(&self) -> &str {
+        match self {
+            RunTarget::Bin(n) | RunTarget::Example(n) => n,
+        }
+    }
+}
+
+impl Workspace {
+    /// Finds the package from `--manifest-path` / `-p` / the current directory.
+    pub fn locate(args: &PackageArgs) -> Result<Workspace> {
+        let mut cmd = MetadataCommand::new();
+        cmd.no_deps();
+        if let Some(m) = &args.manifest_path {
+            cmd.manifest_path(m);
+        }
+        let meta = cmd.exec().context(
+            "cannot read the crate with `cargo metadata`: run cargo fptune in a crate's directory, \
+             or give --manifest-path path/to/Cargo.toml",
+        )?;
+        let package = select_package(&meta, args)?;
+        let manifest = package.manifest_path.clone().into_std_path_buf();
+        let root = manifest.parent().map(Path::to_path_buf).unwrap_or_default();
+        let kinds = |k: &str| -> Vec<String> {
+            package
+                .targets
+                .iter()
+                .filter(|t| t.kind.iter().any(|tk| tk.to_string() == k))
+                .map(|t| t.name.clone())
+                .collect()
+        };
+        let metadata = Metadata::from_package_metadata(&package.metadata)?;
+        Ok(Workspace {
+            name: package.name.to_string(),
+            root,
+            manifest,
+            bins: kinds("bin"),
+            examples: kinds("example"),
+            metadata,
+            depends_on_fptune: package.dependencies.iter().any(|d| d.name == "fptune"),
+        })
+    }
+
+    /// The program to run: `--bin`/`--example`, or the only binary.
+    pub fn run_target(&self, bin: Option<&str>, example: Option<&str>) -> Result<RunTarget> {
+        match (bin, example) {
+            (Some(b), _) => {
+                if !self.bins.iter().any(|x| x == b) {
+                    bail!("package `{}` has no binary `{b}`; its binaries: {}", self.name, list(&self.bins));
+                }
+                Ok(RunTarget::Bin(b.to_string()))
+            }
+            (None, Some(e)) => {
+                if !self.examples.iter().any(|x| x == e) {
+                    bail!("package `{}` has no example `{e}`; its examples: {}", self.name, list(&self.examples));
+                }
+                Ok(RunTarget::Example(e.to_string()))
+            }
+            (None, None) => match self.bins.as_slice() {
+                [one] => Ok(RunTarget::Bin(one.clone())),
+                [] => bail!(
+                    "package `{}` has no binary to run: fptune runs a program whose fptune::check! calls name \
+                     the results; add src/main.rs or give --example NAME",
+                    self.name
+                ),
+                many => bail!(
+                    "package `{}` has several binaries ({}): choose one with --bin NAME \
+                     (or `bin = \"NAME\"` in [package.metadata.fptune])",
+                    self.name,
+                    list(many)
+                ),
+            },
+        }
+    }
+
+    /// Every `.rs` file of the package (relative, `/`-separated, sorted), outside `target/` and
+    /// the output dir.
+    pub fn sources(&self) -> Result<Vec<String>> {
+        let mut out = Vec::new();
+        for entry in walkdir::WalkDir::new(&self.root).into_iter().filter_entry(|e| {
+            let name = e.file_name().to_string_lossy();
+            !(e.file_type().is_dir() && (name == "target" || name == "fptune.out" || name.starts_with('.')))
+        }) {
+            let entry = entry.with_context(|| format!("reading {}", self.root.display()))?;
+            if entry.file_type().is_file() && entry.path().extension().is_some_and(|x| x == "rs") {
+                let rel = entry.path().strip_prefix(&self.root).unwrap_or(entry.path());
+                out.push(rel.to_string_lossy().replace('\\', "/"));
+            }
+        }
+        out.sort();
+        Ok(out)
+    }
+}
+
+fn list(names: &[String]) -> String {
+    if names.is_empty() {
+        "none".to_string()
+    } else {
+        names.join(", ")
+    }
+}
+
+fn select_package<'m>(meta: &'m CargoMetadata, args: &PackageArgs) -> Result<&'m Package> {
+    let members: Vec<&Package> = meta.workspace_packages();
+    if let Some(spec) = &args.package {
+        return members.iter().copied().find(|p| p.name.as_str() == spec).with_context(|| {
+            let names: Vec<String> = members.iter().map(|p| p.name.to_string()).collect();
+            format!("no package `{spec}` in this workspace; its packages: {}", names.join(", "))
+        });
+    }
+    // The package whose manifest is the one given, or the one containing the current dir.
+    let manifest = match &args.manifest_path {
+        Some(m) => Some(std::fs::canonicalize(m).with_context(|| format!("--manifest-path {}", m.display()))?),
+        None => None,
+    };
+    let cwd = std::env::current_dir().context("current directory")?;
+    let found = members.iter().copied().find(|p| {
+        let pm = p.manifest_path.as_std_path();
+        match &manifest {
+            Some(m) => std::fs::canonicalize(pm).is_ok_and(|c| &c == m),
+            None => pm.parent().is_some_and(|d| cwd.starts_with(d)),
+        }
+    });
+    match (found, members.as_slice()) {
+        (Some(p), _) => Ok(p),
+        (None, [one]) => Ok(one),
+        (None, _) => {
+            let names: Vec<String> = members.iter().map(|p| p.name.to_string()).collect();
+            bail!("this is a workspace: choose the package with -p NAME ({})", names.join(", "))
+        }
+    }
+}
