@@ -388,7 +388,8 @@ mod imp {
 
     /// Directed `a + b` of each sample.
     #[inline(always)]
-    pub(crate) fn add3_f64(a: [f64; 3], b: [f64; 3], bits: u64) -> [f64; 3] {
+    #[cfg_attr(target_feature = "avx512f", allow(dead_code))]
+    pub(crate) fn add3_f64_v(a: [f64; 3], b: [f64; 3], bits: u64) -> [f64; 3] {
         let (a, b) = (V::load3(&a), V::load3(&b));
         let m = V::load_bits(&MASKS64[bits as usize & 3]);
         let s = a.add(b);
@@ -402,7 +403,8 @@ mod imp {
 
     /// Directed `a * b` of each sample.
     #[inline(always)]
-    pub(crate) fn mul3_f64(a3: [f64; 3], b3: [f64; 3], bits: u64) -> [f64; 3] {
+    #[cfg_attr(target_feature = "avx512f", allow(dead_code))]
+    pub(crate) fn mul3_f64_v(a3: [f64; 3], b3: [f64; 3], bits: u64) -> [f64; 3] {
         let (a, b) = (V::load3(&a3), V::load3(&b3));
         let p = a.mul(b);
         #[cfg(target_feature = "fma")]
@@ -437,7 +439,8 @@ mod imp {
 
     /// [`mul3_f64`] of operands with three equal samples `a` and `b`: one product and residual.
     #[inline(always)]
-    pub(crate) fn mul3_exact_f64(a: f64, b: f64, bits: u64) -> [f64; 3] {
+    #[cfg_attr(target_feature = "avx512f", allow(dead_code))]
+    pub(crate) fn mul3_exact_f64_v(a: f64, b: f64, bits: u64) -> [f64; 3] {
         let p = a * b;
         #[cfg(target_feature = "fma")]
         let err = {
@@ -537,7 +540,8 @@ mod imp {
 
     /// Directed `a + b` of each sample.
     #[inline(always)]
-    pub(crate) fn add3_f32(a: [f32; 3], b: [f32; 3], bits: u64) -> [f32; 3] {
+    #[cfg_attr(target_feature = "avx512f", allow(dead_code))]
+    pub(crate) fn add3_f32_v(a: [f32; 3], b: [f32; 3], bits: u64) -> [f32; 3] {
         let (s, t, y) = fast2sum32(load3_f32(&a), load3_f32(&b));
         let m = masks32(bits);
         let cond = unsafe { _mm_cmplt_ps(_mm_xor_ps(t, m), _mm_xor_ps(y, m)) };
@@ -548,7 +552,8 @@ mod imp {
     /// the nearest `f32` (infinite when that overflowed, which steps back to `f32::MAX` exactly
     /// when rounding toward zero).
     #[inline(always)]
-    pub(crate) fn mul3_f32(a: [f32; 3], b: [f32; 3], bits: u64) -> [f32; 3] {
+    #[cfg_attr(target_feature = "avx512f", allow(dead_code))]
+    pub(crate) fn mul3_f32_v(a: [f32; 3], b: [f32; 3], bits: u64) -> [f32; 3] {
         unsafe {
             let (a, b) = (load3_f32(&a), load3_f32(&b));
             let p_lo = _mm_mul_pd(_mm_cvtps_pd(a), _mm_cvtps_pd(b));
@@ -692,6 +697,110 @@ mod imp {
         let d = dirs(bits);
         std::array::from_fn(|i| round::mul_grid(a[i], b[i], d[i], g.grid))
     }
+
+    // ------------------------------------------------------------------------------------------
+    // With AVX-512 (e.g. `-C target-cpu=native` on a recent Xeon), binary64 and binary32 use the
+    // hardware's per-instruction rounding: every lane rounded up, then the lanes drawn downward
+    // rounded down, both exactly as IEEE 754 defines directed rounding.
+    // ------------------------------------------------------------------------------------------
+
+    #[cfg(target_feature = "avx512f")]
+    pub(crate) use avx512::{add3_f32, add3_f64, mul3_exact_f64, mul3_f32, mul3_f64};
+    #[cfg(not(target_feature = "avx512f"))]
+    pub(crate) use {
+        add3_f32_v as add3_f32, add3_f64_v as add3_f64, mul3_exact_f64_v as mul3_exact_f64,
+        mul3_f32_v as mul3_f32, mul3_f64_v as mul3_f64,
+    };
+
+    #[cfg(target_feature = "avx512f")]
+    mod avx512 {
+        use std::arch::x86_64::*;
+
+        /// The lanes rounded toward -inf for each draw of two bits (lane 0: bit 0, lane 1: bit 1,
+        /// lanes 2 and 3 opposite to lane 1).
+        const DOWN: [u8; 4] = [0b1100, 0b1101, 0b0010, 0b0011];
+        const UP: i32 = _MM_FROUND_TO_POS_INF | _MM_FROUND_NO_EXC;
+        const DN: i32 = _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC;
+
+        // SAFETY (every `unsafe` block of this module): AVX-512F is enabled at compile time, and
+        // the loads and stores read or write exactly the arrays they are given.
+
+        #[inline(always)]
+        fn load_pd(a: &[f64; 3]) -> __m512d {
+            unsafe { _mm512_zextpd256_pd512(_mm256_set_pd(a[2], a[2], a[1], a[0])) }
+        }
+
+        #[inline(always)]
+        fn store_pd(v: __m512d) -> [f64; 3] {
+            let mut out = [0.0; 4];
+            unsafe { _mm256_storeu_pd(out.as_mut_ptr(), _mm512_castpd512_pd256(v)) };
+            [out[0], out[1], out[2]]
+        }
+
+        #[inline(always)]
+        fn load_ps(a: &[f32; 3]) -> __m512 {
+            unsafe { _mm512_zextps128_ps512(_mm_set_ps(a[2], a[2], a[1], a[0])) }
+        }
+
+        #[inline(always)]
+        fn store_ps(v: __m512) -> [f32; 3] {
+            let mut out = [0.0f32; 4];
+            unsafe { _mm_storeu_ps(out.as_mut_ptr(), _mm512_castps512_ps128(v)) };
+            [out[0], out[1], out[2]]
+        }
+
+        /// Directed `a + b` of each sample. An exact zero sum keeps the sign round-to-nearest
+        /// gives it (`x + (-x)` is `+0` in both directions, as in round.rs).
+        #[inline(always)]
+        pub(crate) fn add3_f64(a: [f64; 3], b: [f64; 3], bits: u64) -> [f64; 3] {
+            let (a, b, k) = (load_pd(&a), load_pd(&b), DOWN[bits as usize & 3]);
+            unsafe {
+                let r = _mm512_add_round_pd::<UP>(a, b);
+                let r = _mm512_mask_add_round_pd::<DN>(r, k, a, b);
+                let zero = _mm512_cmp_pd_mask::<_CMP_EQ_OQ>(r, _mm512_setzero_pd());
+                store_pd(_mm512_mask_blend_pd(zero, r, _mm512_add_pd(a, b)))
+            }
+        }
+
+        #[inline(always)]
+        fn mul_pd(a: __m512d, b: __m512d, bits: u64) -> [f64; 3] {
+            unsafe {
+                let r = _mm512_mul_round_pd::<UP>(a, b);
+                store_pd(_mm512_mask_mul_round_pd::<DN>(r, DOWN[bits as usize & 3], a, b))
+            }
+        }
+
+        /// Directed `a * b` of each sample.
+        #[inline(always)]
+        pub(crate) fn mul3_f64(a: [f64; 3], b: [f64; 3], bits: u64) -> [f64; 3] {
+            mul_pd(load_pd(&a), load_pd(&b), bits)
+        }
+
+        #[inline(always)]
+        pub(crate) fn mul3_exact_f64(a: f64, b: f64, bits: u64) -> [f64; 3] {
+            mul_pd(unsafe { _mm512_set1_pd(a) }, unsafe { _mm512_set1_pd(b) }, bits)
+        }
+
+        #[inline(always)]
+        pub(crate) fn add3_f32(a: [f32; 3], b: [f32; 3], bits: u64) -> [f32; 3] {
+            let (a, b, k) = (load_ps(&a), load_ps(&b), u16::from(DOWN[bits as usize & 3]));
+            unsafe {
+                let r = _mm512_add_round_ps::<UP>(a, b);
+                let r = _mm512_mask_add_round_ps::<DN>(r, k, a, b);
+                let zero = _mm512_cmp_ps_mask::<_CMP_EQ_OQ>(r, _mm512_setzero_ps());
+                store_ps(_mm512_mask_blend_ps(zero, r, _mm512_add_ps(a, b)))
+            }
+        }
+
+        #[inline(always)]
+        pub(crate) fn mul3_f32(a: [f32; 3], b: [f32; 3], bits: u64) -> [f32; 3] {
+            let (a, b, k) = (load_ps(&a), load_ps(&b), u16::from(DOWN[bits as usize & 3]));
+            unsafe {
+                let r = _mm512_mul_round_ps::<UP>(a, b);
+                store_ps(_mm512_mask_mul_round_ps::<DN>(r, k, a, b))
+            }
+        }
+    }
 }
 
 pub(crate) use imp::{
@@ -764,6 +873,13 @@ mod tests {
             let d = dirs(bits);
             let (s, p) = (add3_f64(a, b, bits), mul3_f64(a, b, bits));
             let pe = mul3_exact_f64(a[0], b[0], bits);
+            #[cfg(target_arch = "x86_64")]
+            let (sv, pv) = (imp::add3_f64_v(a, b, bits), imp::mul3_f64_v(a, b, bits));
+            #[cfg(target_arch = "x86_64")]
+            for i in 0..3 {
+                // The SSE2/AVX forms too, whether or not AVX-512 replaces them.
+                assert!(same64(sv[i], s[i]) && same64(pv[i], p[i]), "{a:?} {b:?} {bits}");
+            }
             for i in 0..3 {
                 let re = round::mul_f64(a[0], b[0], d[i]);
                 assert!(same64(pe[i], re), "{:e} * {:e} dir {}: {:e} vs {:e}", a[0], b[0], d[i], pe[i], re);
@@ -825,6 +941,12 @@ mod tests {
             let bits = g.next() % 4;
             let d = dirs(bits);
             let (s, p) = (add3_f32(a, b, bits), mul3_f32(a, b, bits));
+            #[cfg(target_arch = "x86_64")]
+            let (sv, pv) = (imp::add3_f32_v(a, b, bits), imp::mul3_f32_v(a, b, bits));
+            #[cfg(target_arch = "x86_64")]
+            for i in 0..3 {
+                assert!(same32(sv[i], s[i]) && same32(pv[i], p[i]), "{a:?} {b:?} {bits}");
+            }
             for i in 0..3 {
                 let (rs, rp) = (round::add_f32(a[i], b[i], d[i]), round::mul_f32(a[i], b[i], d[i]));
                 assert!(same32(s[i], rs), "{:e} + {:e} dir {}: {:e} vs {:e}", a[i], b[i], d[i], s[i], rs);
