@@ -10,7 +10,9 @@
 //!
 //! `samples` are the exact values (shortest round-trip decimal; `"inf"`, `"-inf"`, `"NaN"` as
 //! strings), a native value repeats its one value three times with `"stochastic":false`, and a
-//! value checked twice under the same name is recorded twice, in order.
+//! value checked twice under the same name is recorded twice, in order. When instabilities were
+//! detected so far in the run, each line also carries their counts,
+//! `"instabilities":{"overflow":2,...}` (the tuner refuses a candidate with a 16-bit overflow).
 
 use std::fs::{File, OpenOptions};
 use std::io::{BufWriter, Write};
@@ -154,6 +156,24 @@ fn json_string(out: &mut String, s: &str) {
     out.push('"');
 }
 
+/// The JSON object of the nonzero instability counts so far, or an empty string.
+fn instabilities_json() -> String {
+    use std::fmt::Write as _;
+    let report = crate::stochastic::report();
+    if report.total() == 0 {
+        return String::new();
+    }
+    let mut out = String::from(",\"instabilities\":{");
+    for (i, (kind, n)) in report.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        let _ = write!(out, "\"{}\":{n}", kind.key());
+    }
+    out.push('}');
+    out
+}
+
 /// The JSON line of one record.
 pub fn json_line(name: &str, index: usize, r: &Record) -> String {
     use std::fmt::Write as _;
@@ -179,9 +199,12 @@ pub fn check<T: Checkable + ?Sized>(name: &str, value: &T) {
     let Some(sink) = sink() else { return };
     let mut lines = String::new();
     let mut index = 0;
+    let instabilities = instabilities_json();
     value.visit(&mut |r| {
-        lines.push_str(&json_line(name, index, &r));
-        lines.push('\n');
+        let line = json_line(name, index, &r);
+        lines.push_str(&line[..line.len() - 1]);
+        lines.push_str(&instabilities);
+        lines.push_str("}\n");
         index += 1;
     });
     let mut w = sink.lock().unwrap_or_else(PoisonError::into_inner);
@@ -205,4 +228,19 @@ macro_rules! check {
     ($name:expr, $value:expr $(,)?) => {
         $crate::__rt::check($name, &$value)
     };
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_record_is_one_json_line_with_exact_samples() {
+        let r = Record { format: "binary32", stochastic: true, samples: [0.1, f64::INFINITY, -0.0], digits: 0.0 };
+        let line = json_line("a \"b\"", 3, &r);
+        assert_eq!(
+            line,
+            r#"{"name":"a \"b\"","index":3,"format":"binary32","stochastic":true,"samples":[0.1,"inf",-0.0],"digits":0.0}"#
+        );
+    }
 }
