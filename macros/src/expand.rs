@@ -35,6 +35,15 @@ use syn::{
 const STOCHASTIC: bool = cfg!(feature = "stochastic");
 
 pub fn tune(args: TokenStream, item: TokenStream) -> TokenStream {
+    expand(args, item, true)
+}
+
+/// `#[fptune::__convert]`: any item, as the tuner marks every item of a stochastic scratch copy.
+pub fn convert(args: TokenStream, item: TokenStream) -> TokenStream {
+    expand(args, item, false)
+}
+
+fn expand(args: TokenStream, item: TokenStream, user_facing: bool) -> TokenStream {
     let marker = match syn::parse2::<Marker>(args) {
         Ok(m) => m,
         Err(e) => return with_error(item, e),
@@ -43,8 +52,10 @@ pub fn tune(args: TokenStream, item: TokenStream) -> TokenStream {
         Ok(i) => i,
         Err(e) => return with_error(item, e),
     };
-    if let Err(e) = check_item_kind(&item) {
-        return with_error(item.into_token_stream(), e);
+    if user_facing {
+        if let Err(e) = check_item_kind(&item) {
+            return with_error(item.into_token_stream(), e);
+        }
     }
     let top = Top { marker };
     let discovery = discover(&item, &top);

@@ -18,3 +18,12 @@ mod expand;
 pub fn tune(args: TokenStream, item: TokenStream) -> TokenStream {
     expand::tune(args.into(), item.into()).into()
 }
+
+/// The tuner's whole-copy conversion (not a public API): processes any item as `tune` does,
+/// without requiring it to be one of the items `tune` goes on, so that code outside the tuned
+/// items is converted too in the stochastic build (as PROMISE's cadnaizer converts a C program).
+#[doc(hidden)]
+#[proc_macro_attribute]
+pub fn __convert(args: TokenStream, item: TokenStream) -> TokenStream {
+    expand::convert(args.into(), item.into()).into()
+}

@@ -54,5 +54,7 @@ mod rt;
 
 pub use format::{Format, Promote, Repr};
 pub use fptune_macros::tune;
+#[doc(hidden)]
+pub use fptune_macros::__convert;
 pub use half::{bf16, f16};
 pub use value::{Sbf16, Sf16, Sf32, Sf64, Stochastic, TAU};
