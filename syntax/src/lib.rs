@@ -103,10 +103,23 @@ pub struct Leaf {
     pub end: (usize, usize),
 }
 
+/// The probe build's knob type `::fptune::__rt::Probe<F, K>`: a float of format `F`.
+fn probe_format(path: &syn::Path) -> Option<FloatFormat> {
+    let last = path.segments.last()?;
+    if last.ident != "Probe" {
+        return None;
+    }
+    let PathArguments::AngleBracketed(args) = &last.arguments else { return None };
+    match args.args.first()? {
+        GenericArgument::Type(Type::Path(p)) if p.qself.is_none() => is_float_path(&p.path),
+        _ => None,
+    }
+}
+
 fn is_float_path(path: &syn::Path) -> Option<FloatFormat> {
     let last = path.segments.last()?;
     if !last.arguments.is_none() {
-        return None;
+        return probe_format(path);
     }
     let name = last.ident.to_string();
     let format = FloatFormat::from_ident(&name)?;
@@ -901,5 +914,19 @@ mod file_tests {
         assert!(out.contains("type Real = f32;"));
         assert!(out.contains("// keep me"));
         assert!(out.contains("fn untouched(z: f64)"));
+    }
+}
+
+#[cfg(test)]
+mod probe_tests {
+    use super::*;
+
+    #[test]
+    fn a_probe_type_is_one_float_of_its_format() {
+        let ty: Type = syn::parse_str("Vec<::fptune::__rt::Probe<f32, 7>>").expect("type");
+        let leaves = float_leaves(&ty, &BTreeSet::new());
+        assert_eq!(leaves.len(), 1);
+        assert_eq!(leaves[0].format, Some(FloatFormat::F32));
+        assert!(is_storable_float(&ty, &BTreeSet::new()));
     }
 }
