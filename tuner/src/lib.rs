@@ -5,6 +5,7 @@
 pub mod model;
 
 pub mod cli;
+pub mod convert;
 pub mod config;
 pub mod knobs;
 pub mod workspace;

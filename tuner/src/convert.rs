@@ -1,0 +1,90 @@
+//! The sources of a configuration: knob types rewritten to their formats, and, for the
+//! stochastic build, every item of the copy marked for conversion (as PROMISE's cadnaizer converts
+//! a whole C program), so that code outside the tuned items computes with stochastic values too
+//! and samples survive every store.
+
+use std::collections::BTreeMap;
+
+use anyhow::{Context, Result};
+use fptune_syntax::{rewrite_leaves, FloatFormat, Leaf};
+use syn::spanned::Spanned;
+
+use crate::model::{Configuration, Knob, Unit};
+
+/// The text of every file with each knob written at its unit's format in `config`. Only files
+/// with knobs are returned.
+pub fn configured_sources(
+    sources: &[(String, String)],
+    knobs: &[Knob],
+    units: &[Unit],
+    config: &Configuration,
+) -> Result<Vec<(String, String)>> {
+    let mut format_of = vec![FloatFormat::F64; knobs.len()];
+    for unit in units {
+        for &k in &unit.knobs {
+            format_of[k] = config.0[unit.id];
+        }
+    }
+    let mut by_file: BTreeMap<&str, Vec<(Leaf, String)>> = BTreeMap::new();
+    for k in knobs {
+        for l in &k.leaves {
+            let leaf = Leaf { format: None, alias: None, span: proc_macro2::Span::call_site(), start: l.start, end: l.end };
+            by_file.entry(k.file.as_str()).or_default().push((leaf, format_of[k.id].rust().to_string()));
+        }
+    }
+    let mut out = Vec::new();
+    for (file, text) in sources {
+        let Some(edits) = by_file.get(file.as_str()) else { continue };
+        let refs: Vec<(&Leaf, String)> = edits.iter().map(|(l, s)| (l, s.clone())).collect();
+        let new = rewrite_leaves(text, &refs).with_context(|| format!("{file}: a knob's position is outside the file"))?;
+        out.push((file.clone(), new));
+    }
+    Ok(out)
+}
+
+/// `text` with `#[fptune::__convert]` before every item that is not already tuned: functions,
+/// `impl`s, structs, enums, traits, inline modules (whose contents it then covers).
+pub fn mark_for_conversion(text: &str) -> Result<String> {
+    let file = syn::parse_file(text).context("parsing a source for the stochastic build")?;
+    let mut starts: Vec<usize> = Vec::new();
+    for item in &file.items {
+        let (attrs, convert) = match item {
+            syn::Item::Fn(i) => (&i.attrs, true),
+            syn::Item::Impl(i) => (&i.attrs, true),
+            syn::Item::Struct(i) => (&i.attrs, true),
+            syn::Item::Enum(i) => (&i.attrs, true),
+            syn::Item::Trait(i) => (&i.attrs, true),
+            syn::Item::Mod(i) => (&i.attrs, i.content.is_some()),
+            _ => continue,
+        };
+        if !convert || attrs.iter().any(fptune_syntax::is_tune_attribute) {
+            continue;
+        }
+        let start = item.span().start();
+        if let Some(at) = fptune_syntax::offset_of(text, (start.line, start.column)) {
+            starts.push(at);
+        }
+    }
+    let mut out = text.to_string();
+    for at in starts.into_iter().rev() {
+        out.insert_str(at, "#[fptune::__convert] ");
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn untuned_items_are_marked_and_tuned_ones_left() {
+        let text = "use std::f64;\n#[fptune::tune]\nmod k { pub fn f() {} }\n/// Doc.\n#[derive(Debug)]\nstruct S { x: f64 }\nfn main() {}\nmod outer;\n";
+        let out = mark_for_conversion(text).expect("parses");
+        assert!(out.contains("#[fptune::__convert] /// Doc.\n#[derive(Debug)]\nstruct S"));
+        assert!(out.contains("#[fptune::__convert] fn main()"));
+        assert!(out.contains("#[fptune::tune]\nmod k"));
+        assert!(!out.contains("#[fptune::__convert] mod outer;"));
+        assert!(!out.contains("#[fptune::__convert] use"));
+        syn::parse_file(&out).expect("still parses");
+    }
+}
