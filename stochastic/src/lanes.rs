@@ -592,6 +592,7 @@ mod imp {
     }
 
     /// [`grid64`] in f32 lanes, for values exact in `f32`.
+    #[cfg_attr(all(target_feature = "f16c", target_feature = "avx"), allow(dead_code))]
     #[inline(always)]
     fn grid32(x: __m128, m: __m128, g: &Grid16) -> __m128 {
         unsafe {
@@ -611,6 +612,7 @@ mod imp {
         min_normal: f64,
         ulp: f64,
         big64: f64,
+        #[cfg_attr(all(target_feature = "f16c", target_feature = "avx"), allow(dead_code))]
         big32: f32,
         max: f64,
         sums_exact: bool,
@@ -646,6 +648,10 @@ mod imp {
     /// `f64` (at most 40 bits apart); that of two bfloat16 values is checked (Fast2Sum).
     #[inline(always)]
     pub(crate) fn add3_grid(a3: [f32; 3], b3: [f32; 3], bits: u64, g: &Grid16) -> [f32; 3] {
+        #[cfg(all(target_feature = "avx512f", target_feature = "f16c"))]
+        if g.sums_exact {
+            return f16c::add3_f16(a3, b3, bits);
+        }
         let (a, b) = (V::from_f32x4(load3_f32(&a3)), V::from_f32x4(load3_f32(&b3)));
         let x = a.add(b);
         let exact = g.sums_exact || {
@@ -670,6 +676,9 @@ mod imp {
     /// Directed `a * b` of each sample on the binary16 grid: the product is exact in `f32`.
     #[inline(always)]
     pub(crate) fn mul3_f16(a3: [f32; 3], b3: [f32; 3], bits: u64) -> [f32; 3] {
+        #[cfg(all(target_feature = "f16c", target_feature = "avx"))]
+        return f16c::mul3_f16(a3, b3, bits);
+        #[cfg(not(all(target_feature = "f16c", target_feature = "avx")))]
         unsafe {
             let x = _mm_mul_ps(load3_f32(&a3), load3_f32(&b3));
             let within = _mm_cmple_ps(_mm_and_ps(x, splat32(!SIGN32)), _mm_set1_ps(65504.0));
@@ -677,6 +686,54 @@ mod imp {
                 return mul3_grid_slow(a3, b3, bits, &F16);
             }
             store3_f32(grid32(x, masks32(bits), &F16))
+        }
+    }
+
+    /// With F16C, binary16 results come from the conversion instruction's own rounding control:
+    /// every lane converted upward and downward, each lane taking its direction's result.
+    #[cfg(all(target_feature = "f16c", target_feature = "avx"))]
+    mod f16c {
+        use std::arch::x86_64::*;
+
+        use super::{load3_f32, masks32, store3_f32};
+
+        // SAFETY (every `unsafe` block of this module): F16C and AVX are enabled at compile time.
+
+        /// Directed rounding of exact f32 lanes onto binary16 (overflow, underflow, infinities and
+        /// NaN as IEEE 754 directed rounding has them, like round.rs), back in f32 lanes. `m`: the
+        /// direction sign masks.
+        #[inline(always)]
+        fn round_f16(x: __m128, m: __m128) -> __m128 {
+            unsafe {
+                let up = _mm_cvtph_ps(_mm_cvtps_ph::<{ _MM_FROUND_TO_POS_INF }>(x));
+                let down = _mm_cvtph_ps(_mm_cvtps_ph::<{ _MM_FROUND_TO_NEG_INF }>(x));
+                _mm_blendv_ps(up, down, m)
+            }
+        }
+
+        /// The product of two binary16 values is exact in f32.
+        #[inline(always)]
+        pub(crate) fn mul3_f16(a: [f32; 3], b: [f32; 3], bits: u64) -> [f32; 3] {
+            let x = unsafe { _mm_mul_ps(load3_f32(&a), load3_f32(&b)) };
+            store3_f32(round_f16(x, masks32(bits)))
+        }
+
+        /// The sum of two binary16 values is exact in f64; AVX-512 rounds it to f32 in each
+        /// lane's direction, and rounding that again in the same direction onto binary16 gives
+        /// the directed rounding of the exact sum (the binary16 grid lies on the f32 grid).
+        #[cfg(target_feature = "avx512f")]
+        #[inline(always)]
+        pub(crate) fn add3_f16(a: [f32; 3], b: [f32; 3], bits: u64) -> [f32; 3] {
+            const UP: i32 = _MM_FROUND_TO_POS_INF | _MM_FROUND_NO_EXC;
+            const DN: i32 = _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC;
+            const DOWN: [u8; 4] = [0b1100, 0b1101, 0b0010, 0b0011];
+            unsafe {
+                let x = _mm256_add_pd(_mm256_cvtps_pd(load3_f32(&a)), _mm256_cvtps_pd(load3_f32(&b)));
+                let x = _mm512_zextpd256_pd512(x);
+                let r = _mm512_cvt_roundpd_ps::<UP>(x);
+                let r = _mm512_mask_cvt_roundpd_ps::<DN>(r, DOWN[bits as usize & 3], x);
+                store3_f32(round_f16(_mm256_castps256_ps128(r), masks32(bits)))
+            }
         }
     }
 
