@@ -502,8 +502,10 @@ fn shape(ty: &Type, aliases: &BTreeSet<String>) -> Type {
     struct Shape<'a>(&'a BTreeSet<String>);
     impl VisitMut for Shape<'_> {
         fn visit_type_mut(&mut self, t: &mut Type) {
-            let leaves = fptune_syntax::float_leaves(t, self.0);
-            if leaves.len() == 1 && matches!(t, Type::Path(p) if p.path.segments.last().is_some_and(|l| l.arguments.is_none())) {
+            let alias = matches!(t, Type::Path(p) if p.qself.is_none() && p.path.segments.len() == 1
+                && p.path.segments[0].arguments.is_none()
+                && self.0.contains(&p.path.segments[0].ident.to_string()));
+            if alias || fptune_syntax::float_type(t).is_some() {
                 *t = parse_quote!(_);
                 return;
             }

@@ -547,6 +547,20 @@ impl<A: Store<B>, B> Store<Vec<B>> for Vec<A> {
     }
 }
 
+impl<A1: Store<B1>, B1, A2: Store<B2>, B2> Store<(B1, B2)> for (A1, A2) {
+    #[inline]
+    fn store(self) -> (B1, B2) {
+        (self.0.store(), self.1.store())
+    }
+}
+
+impl<A1: Store<B1>, B1, A2: Store<B2>, B2, A3: Store<B3>, B3> Store<(B1, B2, B3)> for (A1, A2, A3) {
+    #[inline]
+    fn store(self) -> (B1, B2, B3) {
+        (self.0.store(), self.1.store(), self.2.store())
+    }
+}
+
 impl<A: Store<B>, B, const N: usize> Store<[B; N]> for [A; N] {
     #[inline]
     fn store(self) -> [B; N] {

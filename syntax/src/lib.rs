@@ -137,6 +137,17 @@ fn is_float_path(path: &syn::Path) -> Option<FloatFormat> {
     }
 }
 
+/// The format of `ty` when `ty` itself is a float type (`f64`, `fptune::f16`, a probe type), not
+/// a container of floats.
+pub fn float_type(ty: &Type) -> Option<FloatFormat> {
+    match ty {
+        Type::Path(p) if p.qself.is_none() => is_float_path(&p.path),
+        Type::Paren(p) => float_type(&p.elem),
+        Type::Group(g) => float_type(&g.elem),
+        _ => None,
+    }
+}
+
 /// Every place in `ty` where a float format (or the name of one of `aliases`) is written, in
 /// source order. Generic arguments, arrays, slices, references, tuples are looked through.
 pub fn float_leaves(ty: &Type, aliases: &BTreeSet<String>) -> Vec<Leaf> {
@@ -210,6 +221,7 @@ pub fn is_storable_float(ty: &Type, aliases: &BTreeSet<String>) -> bool {
         Type::Array(a) => is_storable_float(&a.elem, aliases),
         Type::Paren(p) => is_storable_float(&p.elem, aliases),
         Type::Group(g) => is_storable_float(&g.elem, aliases),
+        Type::Tuple(t) => !t.elems.is_empty() && t.elems.iter().all(|e| is_storable_float(e, aliases)),
         _ => false,
     }
 }
@@ -780,6 +792,8 @@ mod tests {
         assert_eq!(leaves[1].format, Some(FloatFormat::F16));
         assert!(is_storable_float(&syn::parse_str("Vec<Vec<f32>>").expect("type"), &BTreeSet::new()));
         assert!(!is_storable_float(&syn::parse_str("&[f32]").expect("type"), &BTreeSet::new()));
+        assert!(is_storable_float(&syn::parse_str("(Vec<f64>, f32)").expect("type"), &BTreeSet::new()));
+        assert!(!is_storable_float(&syn::parse_str("(f64, usize)").expect("type"), &BTreeSet::new()));
     }
 
     #[test]

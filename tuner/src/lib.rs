@@ -5,7 +5,10 @@
 pub mod model;
 
 pub mod cli;
+pub mod console;
 pub mod convert;
+pub mod lab;
+pub mod report;
 pub mod config;
 pub mod knobs;
 pub mod workspace;

@@ -1,4 +1,121 @@
+//! `cargo fptune`: see `cargo fptune --help`.
+
+use cargo_fptune::cli::{exit, Cli, Command, TuneArgs};
+use cargo_fptune::config;
+use cargo_fptune::console::Console;
+use cargo_fptune::knobs;
+use cargo_fptune::lab::{self, TuneError};
+use cargo_fptune::process;
+use cargo_fptune::report;
+use cargo_fptune::scratch;
+use cargo_fptune::workspace::Workspace;
+
 fn main() {
-    eprintln!("cargo fptune: not yet wired up");
-    std::process::exit(4);
+    let cli = match Cli::from_env() {
+        Ok(c) => c,
+        Err(e) => {
+            let code = if e.use_stderr() { exit::USAGE } else { exit::SUCCESS };
+            let _ = e.print();
+            std::process::exit(code);
+        }
+    };
+    let code = match cli.command {
+        Some(Command::List(args)) => list(&args),
+        Some(Command::Apply(args)) => apply(&args),
+        None => tune(&cli.tune),
+    };
+    std::process::exit(code);
+}
+
+fn fail(code: i32, e: &anyhow::Error) -> i32 {
+    eprintln!("error: {e:#}");
+    code
+}
+
+fn list(args: &cargo_fptune::cli::ListArgs) -> i32 {
+    let run = || -> anyhow::Result<()> {
+        let ws = Workspace::locate(&args.package)?;
+        let inv = knobs::inventory(&ws.root, &ws.sources()?)?;
+        if args.json {
+            println!("{}", serde_json::to_string_pretty(&inv)?);
+        } else {
+            print!("{}", inv.table());
+        }
+        Ok(())
+    };
+    match run() {
+        Ok(()) => exit::SUCCESS,
+        Err(e) => fail(exit::USAGE, &e),
+    }
+}
+
+fn apply(args: &cargo_fptune::cli::ApplyArgs) -> i32 {
+    let run = || -> anyhow::Result<Vec<String>> {
+        let ws = Workspace::locate(&args.package)?;
+        let out = args.out.clone().unwrap_or_else(|| ws.root.join("fptune.out"));
+        report::apply(&ws.root, &out)
+    };
+    match run() {
+        Ok(files) if files.is_empty() => {
+            println!("nothing to apply: the tuned configuration is the original");
+            exit::SUCCESS
+        }
+        Ok(files) => {
+            println!("applied the tuned configuration to {}", files.join(", "));
+            exit::SUCCESS
+        }
+        Err(e) => fail(exit::USAGE, &e),
+    }
+}
+
+fn tune(args: &TuneArgs) -> i32 {
+    if let Err(e) = process::install_ctrlc_handler() {
+        return fail(exit::INTERNAL, &e);
+    }
+    let prepared = (|| -> anyhow::Result<_> {
+        let ws = Workspace::locate(&args.package)?;
+        let settings = config::resolve(args, &ws.metadata, &ws.root)?;
+        if !ws.depends_on_fptune {
+            anyhow::bail!(
+                "package `{}` does not depend on fptune: add `fptune = ...` to its [dependencies] and mark its knobs",
+                ws.name
+            );
+        }
+        let inv = knobs::inventory(&ws.root, &ws.sources()?)?;
+        inv.require_knobs_and_checks()?;
+        Ok((ws, settings, inv))
+    })();
+    let (ws, settings, inv) = match prepared {
+        Ok(p) => p,
+        Err(e) => return fail(exit::USAGE, &e),
+    };
+    let console = Console::new(settings.json);
+    let result = lab::tune(&settings, &ws, &inv, &console);
+    scratch::remove_all_live();
+    match result {
+        Ok(tuned) => match report::write(&settings, &ws, &inv, &tuned) {
+            Ok(r) => {
+                if settings.json {
+                    match serde_json::to_string_pretty(&r) {
+                        Ok(j) => println!("{j}"),
+                        Err(e) => return fail(exit::INTERNAL, &e.into()),
+                    }
+                } else {
+                    println!("{}", report::table(&r));
+                    println!("{}", report::summary(&r));
+                    println!("results in {} (apply with `cargo fptune apply`)", settings.out.display());
+                }
+                exit::SUCCESS
+            }
+            Err(e) => fail(exit::INTERNAL, &e),
+        },
+        Err(TuneError::Usage(e)) => fail(exit::USAGE, &e),
+        Err(TuneError::Requirement(e)) => fail(exit::REQUIREMENT, &e),
+        Err(TuneError::Original(e)) => fail(exit::ORIGINAL, &e),
+        Err(TuneError::Interrupted) => {
+            eprintln!("interrupted: scratch directories removed");
+            exit::INTERRUPTED
+        }
+        Err(TuneError::Internal(e)) => fail(exit::INTERNAL, &e),
+    }
 }

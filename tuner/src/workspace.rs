@@ -25,6 +25,9 @@ pub struct Workspace {
     pub metadata: Metadata,
     /// Whether the package depends on `fptune`.
     pub depends_on_fptune: bool,
+    /// cargo's target directory for this workspace (fptune keeps its warm builds under
+    /// `fptune/` inside it).
+    pub target_dir: PathBuf,
 }
 
 /// What to run: a binary or an example.
@@ -77,6 +80,7 @@ impl Workspace {
             examples: kinds("example"),
             metadata,
             depends_on_fptune: package.dependencies.iter().any(|d| d.name == "fptune"),
+            target_dir: meta.target_directory.clone().into_std_path_buf(),
         })
     }
 

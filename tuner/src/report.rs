@@ -1,0 +1,294 @@
+//! The results of a tuning run: the table on the terminal, and `fptune.out/` with `report.json`
+//! (versioned schema), `report.md`, `tuned.patch`, the tuned sources for `cargo fptune apply`.
+
+use std::fmt::Write as _;
+use std::path::Path;
+
+use anyhow::{Context, Result};
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+
+use crate::config::Settings;
+use crate::convert;
+use crate::knobs::Inventory;
+use crate::lab::{Counts, FinalCheck, Tuned};
+use crate::model::{Coupling, FloatFormat, Knob, Record, Unit};
+use crate::search::{Evidence, PassSummary};
+use crate::workspace::Workspace;
+
+/// Version of `report.json`'s layout.
+pub const SCHEMA: u32 = 1;
+
+/// One knob in the report.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct KnobRow {
+    /// The knob.
+    #[serde(flatten)]
+    pub knob: Knob,
+    /// Its unit.
+    pub unit: usize,
+    /// The format found.
+    pub found: FloatFormat,
+    /// When kept above the bottom of the ladder: why (lowering it one more step fails so).
+    pub evidence: Option<String>,
+}
+
+/// A changed source file, for `apply`.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct FileChange {
+    /// Relative path.
+    pub path: String,
+    /// SHA-256 of the text tuning started from.
+    pub original_sha256: String,
+    /// Where the tuned text is kept, relative to the output directory.
+    pub tuned: String,
+}
+
+/// `report.json`.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Report {
+    /// Layout version ([`SCHEMA`]).
+    pub schema: u32,
+    /// fptune's version.
+    pub tool: String,
+    /// Package name.
+    pub package: String,
+    /// Required digits (default).
+    pub digits: f64,
+    /// Per-name requirements.
+    pub digits_for: std::collections::BTreeMap<String, f64>,
+    /// Ladder formats.
+    pub ladder: Vec<FloatFormat>,
+    /// Program arguments.
+    pub args: Vec<String>,
+    /// Seed.
+    pub seed: u64,
+    /// Every knob with its result.
+    pub knobs: Vec<KnobRow>,
+    /// The units searched.
+    pub units: Vec<Unit>,
+    /// Units kept from 16-bit formats by a float literal, with the place.
+    pub capped: Vec<(usize, String)>,
+    /// The configuration found (format per unit).
+    pub configuration: Vec<FloatFormat>,
+    /// `#half-#single-#double` over knobs.
+    pub census: (usize, usize, usize),
+    /// Passes.
+    pub passes: Vec<PassSummary>,
+    /// Counts and times.
+    pub counts: Counts,
+    /// Native re-check of the result.
+    pub final_check: FinalCheck,
+    /// The reference's checked values.
+    pub reference: Vec<Record>,
+    /// Changed files.
+    pub files: Vec<FileChange>,
+    /// Warnings.
+    pub warnings: Vec<String>,
+}
+
+fn sha256(text: &str) -> String {
+    Sha256::digest(text.as_bytes()).iter().map(|b| format!("{b:02x}")).collect()
+}
+
+fn evidence_text(e: &Evidence) -> String {
+    e.reason.to_string()
+}
+
+/// Builds the report and writes `fptune.out/`.
+pub fn write(settings: &Settings, ws: &Workspace, inv: &Inventory, tuned: &Tuned) -> Result<Report> {
+    let out = &settings.out;
+    let config = &tuned.search.configuration;
+    let mut unit_of = vec![0usize; inv.knobs.len()];
+    for u in &tuned.units {
+        for &k in &u.knobs {
+            unit_of[k] = u.id;
+        }
+    }
+    let knobs: Vec<KnobRow> = inv
+        .knobs
+        .iter()
+        .map(|k| {
+            let unit = unit_of[k.id];
+            let evidence = tuned
+                .search
+                .evidence
+                .iter()
+                .find(|e| e.unit == unit)
+                .map(evidence_text)
+                .or_else(|| tuned.units[unit].pinned.as_ref().map(|p| format!("rustc requires its type to stay (at {p})")))
+                .or_else(|| {
+                    tuned.capped.iter().find(|(u, _)| *u == unit).filter(|_| config.0[unit] == FloatFormat::F32).map(
+                        |(_, p)| format!("receives a float literal, which cannot be 16-bit (at {p})"),
+                    )
+                });
+            KnobRow { knob: k.clone(), unit, found: config.0[unit], evidence }
+        })
+        .collect();
+    let mut census = (0, 0, 0);
+    for row in &knobs {
+        match row.found {
+            FloatFormat::F16 | FloatFormat::BF16 => census.0 += 1,
+            FloatFormat::F32 => census.1 += 1,
+            FloatFormat::F64 => census.2 += 1,
+        }
+    }
+
+    // The tuned sources, the patch, and what apply needs.
+    let tuned_dir = out.join("tuned");
+    let _ = std::fs::remove_dir_all(&tuned_dir);
+    let changed = convert::configured_sources(&inv.sources, &inv.knobs, &tuned.units, config)?;
+    let mut files = Vec::new();
+    let mut patch = String::new();
+    for (rel, text) in &changed {
+        let Some((_, original)) = inv.sources.iter().find(|(r, _)| r == rel) else { continue };
+        if text == original {
+            continue;
+        }
+        let dest = tuned_dir.join(rel);
+        if let Some(parent) = dest.parent() {
+            std::fs::create_dir_all(parent).with_context(|| format!("creating {}", parent.display()))?;
+        }
+        std::fs::write(&dest, text).with_context(|| format!("writing {}", dest.display()))?;
+        files.push(FileChange { path: rel.clone(), original_sha256: sha256(original), tuned: format!("tuned/{rel}") });
+        let diff = similar::TextDiff::from_lines(original.as_str(), text.as_str());
+        let _ = write!(patch, "{}", diff.unified_diff().context_radius(3).header(&format!("a/{rel}"), &format!("b/{rel}")));
+    }
+    std::fs::write(out.join("tuned.patch"), &patch).context("writing tuned.patch")?;
+
+    let report = Report {
+        schema: SCHEMA,
+        tool: env!("CARGO_PKG_VERSION").to_string(),
+        package: ws.name.clone(),
+        digits: settings.digits.default,
+        digits_for: settings.digits.per_name.clone(),
+        ladder: settings.ladder.formats.clone(),
+        args: settings.args.clone(),
+        seed: settings.seed,
+        knobs,
+        units: tuned.units.clone(),
+        capped: tuned.capped.clone(),
+        configuration: config.0.clone(),
+        census,
+        passes: tuned.search.passes.clone(),
+        counts: tuned.counts.clone(),
+        final_check: tuned.final_check.clone(),
+        reference: tuned.reference.clone(),
+        files,
+        warnings: tuned.warnings.clone(),
+    };
+    let json = serde_json::to_string_pretty(&report).context("serialising the report")?;
+    std::fs::write(out.join("report.json"), json).context("writing report.json")?;
+    std::fs::write(out.join("report.md"), markdown(&report)).context("writing report.md")?;
+    Ok(report)
+}
+
+/// The knob table (terminal and Markdown share it).
+pub fn table(report: &Report) -> String {
+    let mut s = String::new();
+    let _ = writeln!(s, "| knob | place | declared | found | why not lower |");
+    let _ = writeln!(s, "|---|---|---|---|---|");
+    for row in &report.knobs {
+        let k = &row.knob;
+        let name = if k.scope.is_empty() { k.name.clone() } else { format!("{}::{}", k.scope, k.name) };
+        let group = match &report.units[row.unit].coupling {
+            Coupling::Alone => String::new(),
+            Coupling::Group { name } => format!(" (group {name})"),
+            Coupling::Rustc { place } => format!(" (shares a type, {place})"),
+        };
+        let _ = writeln!(
+            s,
+            "| `{name}`{group} | {} | `{}` | **{}** | {} |",
+            k.place(),
+            k.ty,
+            row.found,
+            row.evidence.as_deref().unwrap_or("")
+        );
+    }
+    s
+}
+
+/// A short summary: what was found and what it cost.
+pub fn summary(report: &Report) -> String {
+    let c = &report.counts;
+    let f = &report.final_check;
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "{} digits, ladder {}: #half-#single-#double = {}-{}-{}",
+        report.digits,
+        report.ladder.iter().map(|f| f.short()).collect::<Vec<_>>().join(" -> "),
+        report.census.0,
+        report.census.1,
+        report.census.2
+    );
+    let _ = writeln!(
+        s,
+        "compilations: {} (failed: {}), {:.1} s; executions: {} (failed: {}), {:.1} s; from cache: {}; total {:.1} s",
+        c.compilations, c.compilations_failed, c.compile_seconds, c.executions, c.executions_failed, c.run_seconds, c.cached, c.total_seconds
+    );
+    let verdict = if f.meets_requirement { "meet the requirement" } else { "DO NOT meet the requirement" };
+    let _ = write!(s, "native re-check: the checked results {verdict}");
+    if let Some((value, digits, required)) = &f.tightest {
+        let _ = write!(s, " (tightest: {value}, {:.1} digits in common, {required} required)", digits.min(99.0));
+    }
+    if let Some(r) = &f.reason {
+        let _ = write!(s, ": {r}");
+    }
+    let ratio = f.original_seconds / f.tuned_seconds.max(1e-9);
+    let _ = writeln!(
+        s,
+        "\nnative run time: original {:.3} s, tuned {:.3} s ({})",
+        f.original_seconds,
+        f.tuned_seconds,
+        if ratio >= 1.0 { format!("{ratio:.2}x faster") } else { format!("{:.2}x slower", 1.0 / ratio) }
+    );
+    s
+}
+
+fn markdown(report: &Report) -> String {
+    let mut s = String::new();
+    let _ = writeln!(s, "# fptune report: `{}`\n", report.package);
+    let _ = writeln!(s, "{}", summary(report));
+    let _ = writeln!(s, "{}", table(report));
+    if !report.warnings.is_empty() {
+        let _ = writeln!(s, "## Warnings\n");
+        for w in &report.warnings {
+            let _ = writeln!(s, "- {w}");
+        }
+    }
+    let _ = writeln!(s, "\nApply with `cargo fptune apply` (or `git apply fptune.out/tuned.patch`).");
+    s
+}
+
+/// `cargo fptune apply`: writes the tuned sources, refusing if a file changed since tuning.
+pub fn apply(root: &Path, out: &Path) -> Result<Vec<String>> {
+    let text = std::fs::read_to_string(out.join("report.json")).with_context(|| {
+        format!("no tuning results in {}: run `cargo fptune --digits N` first", out.display())
+    })?;
+    let report: Report = serde_json::from_str(&text).context("report.json is not one this fptune wrote")?;
+    if report.schema != SCHEMA {
+        anyhow::bail!("report.json has schema {}, this fptune reads {SCHEMA}: tune again", report.schema);
+    }
+    let mut stale = Vec::new();
+    for f in &report.files {
+        let current = std::fs::read_to_string(root.join(&f.path)).with_context(|| format!("reading {}", f.path))?;
+        if sha256(&current) != f.original_sha256 {
+            stale.push(f.path.clone());
+        }
+    }
+    if !stale.is_empty() {
+        anyhow::bail!(
+            "refusing to apply: {} changed since tuning; tune again (cargo fptune --digits {})",
+            stale.join(", "),
+            report.digits
+        );
+    }
+    let mut written = Vec::new();
+    for f in &report.files {
+        let tuned = std::fs::read_to_string(out.join(&f.tuned)).with_context(|| format!("reading {}", f.tuned))?;
+        std::fs::write(root.join(&f.path), tuned).with_context(|| format!("writing {}", f.path))?;
+        written.push(f.path.clone());
+    }
+    Ok(written)
+}
