@@ -1,1 +1,566 @@
-//! (being written)
+//! Building with cargo: the command line ([`cargo_argv`], a pure function), running it
+//! ([`build`], through [`crate::process`] with a timeout) and reading cargo's JSON messages into
+//! a [`BuildResult`]: did it build, where is the executable, which errors did rustc give.
+//!
+//! cargo is `$CARGO` when set (as it is under `cargo fptune`), else `cargo` on `PATH`.
+
+use std::ffi::OsString;
+use std::fmt;
+use std::fs::OpenOptions;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use anyhow::{Context, Result};
+use cargo_metadata::diagnostic::{DiagnosticLevel, DiagnosticSpan};
+use cargo_metadata::{Message, TargetKind};
+use serde::{Deserialize, Serialize};
+
+use crate::process::{self, Status};
+use crate::scratch::Scratch;
+
+/// The feature of the `fptune` dependency that turns on the stochastic (DSA) build.
+pub const STOCHASTIC_FEATURE: &str = "fptune/stochastic";
+
+/// Which target of the package to build.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Target {
+    /// cargo's default targets; the executable is the package's only binary, if it has one.
+    #[default]
+    Default,
+    /// `--bin NAME`.
+    Bin(String),
+    /// `--example NAME`.
+    Example(String),
+}
+
+/// Which cargo profile to build with.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Profile {
+    /// `dev`, cargo's default (no flag).
+    #[default]
+    Dev,
+    /// `--release`.
+    Release,
+    /// `--profile NAME`.
+    Named(String),
+}
+
+/// How to build one package.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BuildOptions {
+    /// The package's `Cargo.toml` (a scratch copy's: [`crate::scratch::Scratch::manifest_path`]).
+    pub manifest_path: PathBuf,
+    /// `-p NAME`, for a manifest that is also a workspace root with default members.
+    pub package: Option<String>,
+    /// Which target.
+    pub target: Target,
+    /// Which profile.
+    pub profile: Profile,
+    /// Adds [`STOCHASTIC_FEATURE`] to the features.
+    pub stochastic: bool,
+    /// More features (`--features`), e.g. the user's own.
+    pub features: Vec<String>,
+    /// `--no-default-features`.
+    pub no_default_features: bool,
+    /// `--target-dir` (cargo's default when `None`).
+    pub target_dir: Option<PathBuf>,
+    /// `--offline`.
+    pub offline: bool,
+    /// `-j N`: with several workers building at once, their jobs should share the cores.
+    pub jobs: Option<usize>,
+    /// `--quiet`: no `Compiling ...` lines in the log.
+    pub quiet: bool,
+    /// Rendered diagnostics carry ANSI colours (`json-diagnostic-rendered-ansi`); plain `json`
+    /// otherwise, which is what a log file wants.
+    pub ansi: bool,
+    /// Environment variables for cargo.
+    pub env: Vec<(String, String)>,
+    /// Where cargo runs. cargo reads `.cargo/config.toml` from this directory and its ancestors,
+    /// so the orchestration should pass the *user's* package root
+    /// ([`crate::scratch::Scratch::source_root`]): the scratch copy, in a temporary directory,
+    /// has no ancestors with the user's settings (registries, rustflags, `[env]`). cargo writes
+    /// nothing there. The manifest's directory when `None`.
+    pub cwd: Option<PathBuf>,
+    /// The build is stopped and fails after this long.
+    pub timeout: Duration,
+}
+
+impl BuildOptions {
+    /// Default options for the package at `manifest_path`: its default targets, `dev` profile,
+    /// native build, cargo's target dir, a 30-minute timeout.
+    pub fn new(manifest_path: impl Into<PathBuf>) -> BuildOptions {
+        BuildOptions {
+            manifest_path: manifest_path.into(),
+            package: None,
+            target: Target::Default,
+            profile: Profile::Dev,
+            stochastic: false,
+            features: Vec::new(),
+            no_default_features: false,
+            target_dir: None,
+            offline: false,
+            jobs: None,
+            quiet: false,
+            ansi: false,
+            env: Vec::new(),
+            cwd: None,
+            timeout: Duration::from_secs(30 * 60),
+        }
+    }
+
+    /// Default options for building `scratch`: its manifest, its own target dir, and cargo run
+    /// from the user's package root so the user's `.cargo/config.toml` files apply.
+    pub fn for_scratch(scratch: &Scratch) -> BuildOptions {
+        BuildOptions {
+            target_dir: Some(scratch.target_dir().to_path_buf()),
+            cwd: Some(scratch.source_root().to_path_buf()),
+            ..BuildOptions::new(scratch.manifest_path())
+        }
+    }
+}
+
+/// The program to run as cargo: `$CARGO`, else `cargo`.
+pub fn cargo_program() -> OsString {
+    std::env::var_os("CARGO").filter(|c| !c.is_empty()).unwrap_or_else(|| "cargo".into())
+}
+
+/// cargo's arguments (after the program, see [`cargo_program`]) for a build with `opts`.
+pub fn cargo_argv(opts: &BuildOptions) -> Vec<String> {
+    let mut argv = vec!["build".to_string()];
+    argv.push(
+        if opts.ansi { "--message-format=json-diagnostic-rendered-ansi" } else { "--message-format=json" }
+            .into(),
+    );
+    argv.push("--manifest-path".into());
+    argv.push(opts.manifest_path.display().to_string());
+    if let Some(package) = &opts.package {
+        argv.extend(["-p".into(), package.clone()]);
+    }
+    match &opts.target {
+        Target::Default => {}
+        Target::Bin(name) => argv.extend(["--bin".into(), name.clone()]),
+        Target::Example(name) => argv.extend(["--example".into(), name.clone()]),
+    }
+    match &opts.profile {
+        Profile::Dev => {}
+        Profile::Release => argv.push("--release".into()),
+        Profile::Named(name) => argv.extend(["--profile".into(), name.clone()]),
+    }
+    let mut features = opts.features.clone();
+    if opts.stochastic && !features.iter().any(|f| f == STOCHASTIC_FEATURE) {
+        features.push(STOCHASTIC_FEATURE.into());
+    }
+    if !features.is_empty() {
+        argv.extend(["--features".into(), features.join(",")]);
+    }
+    if opts.no_default_features {
+        argv.push("--no-default-features".into());
+    }
+    if let Some(dir) = &opts.target_dir {
+        argv.extend(["--target-dir".into(), dir.display().to_string()]);
+    }
+    if opts.offline {
+        argv.push("--offline".into());
+    }
+    if let Some(jobs) = opts.jobs {
+        argv.extend(["-j".into(), jobs.to_string()]);
+    }
+    if opts.quiet {
+        argv.push("--quiet".into());
+    }
+    argv
+}
+
+/// Where a diagnostic points.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Span {
+    /// File, as rustc names it: relative to the workspace root (the scratch package's root) for
+    /// the package's own files, absolute for files elsewhere.
+    pub file: String,
+    /// 1-based first line.
+    pub line: usize,
+    /// 1-based first column (in characters).
+    pub column: usize,
+    /// 1-based last line.
+    pub line_end: usize,
+    /// 1-based column just past the end.
+    pub column_end: usize,
+    /// Whether rustc marks it as the main place of the error.
+    pub primary: bool,
+    /// The text rustc puts under it, e.g. ``expected `f64`, found `f32` ``.
+    pub label: Option<String>,
+    /// The macro whose expansion it is in, when it is (e.g. `fptune::check!`).
+    pub macro_name: Option<String>,
+}
+
+impl Span {
+    fn from_cargo(span: &DiagnosticSpan) -> Span {
+        Span {
+            file: span.file_name.clone(),
+            line: span.line_start,
+            column: span.column_start,
+            line_end: span.line_end,
+            column_end: span.column_end,
+            primary: span.is_primary,
+            label: span.label.clone(),
+            macro_name: span.expansion.as_ref().map(|e| e.macro_decl_name.clone()),
+        }
+    }
+
+    /// `file:line:column`.
+    pub fn place(&self) -> String {
+        format!("{}:{}:{}", self.file, self.line, self.column)
+    }
+}
+
+/// One diagnostic from rustc (an error, with its notes as children).
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Diagnostic {
+    /// `error`, `warning`, `note`, `help`, `failure-note` or `error: internal compiler error`.
+    pub level: String,
+    /// The message, e.g. `mismatched types`.
+    pub message: String,
+    /// The error code, e.g. `E0308`.
+    pub code: Option<String>,
+    /// The text rustc would print (ANSI-coloured when [`BuildOptions::ansi`]).
+    pub rendered: Option<String>,
+    /// Every span, primary ones included.
+    pub spans: Vec<Span>,
+    /// Notes and help attached to it.
+    pub children: Vec<Diagnostic>,
+}
+
+impl Diagnostic {
+    fn from_cargo(d: &cargo_metadata::diagnostic::Diagnostic) -> Diagnostic {
+        Diagnostic {
+            level: level_name(d.level).to_string(),
+            message: d.message.clone(),
+            code: d.code.as_ref().map(|c| c.code.clone()),
+            rendered: d.rendered.clone(),
+            spans: d.spans.iter().map(Span::from_cargo).collect(),
+            children: d.children.iter().map(Diagnostic::from_cargo).collect(),
+        }
+    }
+
+    /// The first primary span: where the error is.
+    pub fn primary(&self) -> Option<&Span> {
+        self.spans.iter().find(|s| s.primary)
+    }
+}
+
+impl fmt::Display for Diagnostic {
+    /// `error[E0308]: mismatched types at src/main.rs:3:18`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.level)?;
+        if let Some(code) = &self.code {
+            write!(f, "[{code}]")?;
+        }
+        write!(f, ": {}", self.message)?;
+        if let Some(span) = self.primary() {
+            write!(f, " at {}", span.place())?;
+        }
+        Ok(())
+    }
+}
+
+fn level_name(level: DiagnosticLevel) -> &'static str {
+    match level {
+        DiagnosticLevel::Ice => "error: internal compiler error",
+        DiagnosticLevel::Error => "error",
+        DiagnosticLevel::Warning => "warning",
+        DiagnosticLevel::FailureNote => "failure-note",
+        DiagnosticLevel::Note => "note",
+        DiagnosticLevel::Help => "help",
+        _ => "unknown",
+    }
+}
+
+/// One compiled target, as cargo reported it.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Artifact {
+    /// The package's id, as cargo spells it.
+    pub package_id: String,
+    /// The target's name.
+    pub target: String,
+    /// The target's kinds (`lib`, `bin`, `example`, ...).
+    pub kinds: Vec<String>,
+    /// Whether cargo reused it without compiling (`fresh`): rebuilds are incremental when every
+    /// target the change does not touch is fresh.
+    pub fresh: bool,
+    /// The executable, for a binary or an example.
+    pub executable: Option<PathBuf>,
+}
+
+/// What a build gave.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BuildResult {
+    /// cargo exited 0 and said the build finished successfully.
+    pub success: bool,
+    /// How cargo ended (a timed-out build is not a success).
+    pub status: Status,
+    /// The executable built for the requested target.
+    pub executable: Option<PathBuf>,
+    /// Every target compiled or reused, in cargo's order.
+    pub artifacts: Vec<Artifact>,
+    /// Errors (with their notes), in rustc's order.
+    pub errors: Vec<Diagnostic>,
+    /// How many warnings there were (their text is in the log).
+    pub warnings: usize,
+    /// cargo's own standard error (manifest and resolution errors are only there).
+    pub stderr: String,
+    /// How long it took.
+    pub elapsed: Duration,
+}
+
+impl BuildResult {
+    /// One line saying why the build failed: the first rustc error with its place, else the
+    /// first `error` line cargo printed, else how cargo ended.
+    pub fn first_error(&self) -> String {
+        if let Some(e) = self.errors.first() {
+            return e.to_string();
+        }
+        if self.status == Status::TimedOut {
+            return format!("the build timed out after {:.0} s", self.elapsed.as_secs_f64());
+        }
+        self.stderr
+            .lines()
+            .find(|l| l.starts_with("error"))
+            .map(str::to_string)
+            .unwrap_or_else(|| format!("cargo {}", self.status))
+    }
+}
+
+/// What cargo's JSON messages say.
+#[derive(Debug, Default)]
+struct Messages {
+    finished: Option<bool>,
+    artifacts: Vec<Artifact>,
+    errors: Vec<Diagnostic>,
+    warnings: usize,
+    rendered: String,
+    executable: Option<PathBuf>,
+}
+
+/// Reads cargo's `--message-format=json` output.
+fn parse_messages(stdout: &str, opts: &BuildOptions) -> Messages {
+    let mut m = Messages::default();
+    let mut default_bins = Vec::new();
+    for message in Message::parse_stream(stdout.as_bytes()) {
+        // Only a read error ends the stream early; there is none reading from memory.
+        let Ok(message) = message else { break };
+        match message {
+            Message::CompilerArtifact(a) => {
+                let wanted = match &opts.target {
+                    Target::Bin(name) => a.target.name == *name && a.target.is_kind(TargetKind::Bin),
+                    Target::Example(name) => a.target.name == *name && a.target.is_kind(TargetKind::Example),
+                    Target::Default => false,
+                };
+                let executable = a.executable.as_ref().map(|p| p.clone().into_std_path_buf());
+                if wanted && executable.is_some() {
+                    m.executable.clone_from(&executable);
+                }
+                // cargo builds only the libraries of dependencies: every binary is the package's.
+                if opts.target == Target::Default && executable.is_some() && a.target.is_kind(TargetKind::Bin)
+                {
+                    default_bins.push(executable.clone());
+                }
+                m.artifacts.push(Artifact {
+                    package_id: a.package_id.repr.clone(),
+                    target: a.target.name.clone(),
+                    kinds: a.target.kind.iter().map(|k| k.to_string()).collect(),
+                    fresh: a.fresh,
+                    executable,
+                });
+            }
+            Message::CompilerMessage(msg) => {
+                let d = &msg.message;
+                if let Some(r) = &d.rendered {
+                    m.rendered.push_str(r);
+                    if !r.ends_with('\n') {
+                        m.rendered.push('\n');
+                    }
+                }
+                match d.level {
+                    DiagnosticLevel::Error | DiagnosticLevel::Ice => m.errors.push(Diagnostic::from_cargo(d)),
+                    DiagnosticLevel::Warning => m.warnings += 1,
+                    _ => {}
+                }
+            }
+            Message::BuildFinished(f) => m.finished = Some(f.success),
+            Message::TextLine(line) if !line.trim().is_empty() => {
+                m.rendered.push_str(&line);
+                m.rendered.push('\n');
+            }
+            _ => {}
+        }
+    }
+    if m.executable.is_none() && default_bins.len() == 1 {
+        m.executable = default_bins.pop().flatten();
+    }
+    m
+}
+
+/// Builds with `opts`, appending the command, cargo's output and every rendered diagnostic to
+/// `log`. A build that fails or times out is `Ok` with `success == false`; `Err` means cargo
+/// could not be run (or [`process::Interrupted`]).
+pub fn build(opts: &BuildOptions, log: &Path) -> Result<BuildResult> {
+    let cwd = match &opts.cwd {
+        Some(dir) => dir.clone(),
+        None => opts.manifest_path.parent().map(Path::to_path_buf).unwrap_or_default(),
+    };
+    let mut command = process::Command::new(cargo_program()).args(cargo_argv(opts)).log_stdout(false);
+    if !cwd.as_os_str().is_empty() {
+        command = command.cwd(cwd);
+    }
+    for (key, value) in &opts.env {
+        command = command.env(key, value);
+    }
+    let run = process::run(&command, opts.timeout, log)?;
+    let messages = parse_messages(&run.stdout, opts);
+    if !messages.rendered.is_empty() {
+        let mut file = OpenOptions::new()
+            .append(true)
+            .open(log)
+            .with_context(|| format!("could not open the log {}", log.display()))?;
+        writeln!(file, "# compiler messages\n{}", messages.rendered)
+            .with_context(|| format!("could not write to the log {}", log.display()))?;
+    }
+    let success = run.status.success() && messages.finished.unwrap_or(true);
+    Ok(BuildResult {
+        success,
+        status: run.status,
+        executable: messages.executable.filter(|_| success),
+        artifacts: messages.artifacts,
+        errors: messages.errors,
+        warnings: messages.warnings,
+        stderr: run.stderr,
+        elapsed: run.elapsed,
+    })
+}
+
+/// `cargo metadata` for the package at `manifest_path` (with `--no-deps` when `no_deps`: much
+/// faster, and enough for the package's targets, workspace root and target directory).
+pub fn metadata(manifest_path: &Path, no_deps: bool) -> Result<cargo_metadata::Metadata> {
+    let mut command = cargo_metadata::MetadataCommand::new();
+    command.cargo_path(cargo_program()).manifest_path(manifest_path);
+    if no_deps {
+        command.no_deps();
+    }
+    command.exec().with_context(|| {
+        format!(
+            "`cargo metadata` failed for {}: does `cargo build --manifest-path {0}` work?",
+            manifest_path.display()
+        )
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use pretty_assertions::assert_eq;
+
+    fn argv(opts: &BuildOptions) -> String {
+        cargo_argv(opts).join(" ")
+    }
+
+    #[test]
+    fn the_default_build_names_only_the_manifest() {
+        let opts = BuildOptions::new("/s/app/Cargo.toml");
+        assert_eq!(argv(&opts), "build --message-format=json --manifest-path /s/app/Cargo.toml");
+    }
+
+    #[test]
+    fn a_stochastic_release_build_of_a_binary_has_every_flag_in_order() {
+        let opts = BuildOptions {
+            target: Target::Bin("det".into()),
+            profile: Profile::Release,
+            stochastic: true,
+            target_dir: Some("/s/target".into()),
+            quiet: true,
+            ansi: true,
+            ..BuildOptions::new("/s/app/Cargo.toml")
+        };
+        assert_eq!(
+            cargo_argv(&opts),
+            [
+                "build",
+                "--message-format=json-diagnostic-rendered-ansi",
+                "--manifest-path",
+                "/s/app/Cargo.toml",
+                "--bin",
+                "det",
+                "--release",
+                "--features",
+                "fptune/stochastic",
+                "--target-dir",
+                "/s/target",
+                "--quiet",
+            ]
+        );
+    }
+
+    #[test]
+    fn an_example_with_a_named_profile_and_user_features_joins_the_features() {
+        let opts = BuildOptions {
+            package: Some("app".into()),
+            target: Target::Example("cg".into()),
+            profile: Profile::Named("bench".into()),
+            stochastic: true,
+            features: vec!["simd".into(), "fptune/stochastic".into()],
+            no_default_features: true,
+            offline: true,
+            jobs: Some(1),
+            ..BuildOptions::new("Cargo.toml")
+        };
+        assert_eq!(
+            argv(&opts),
+            "build --message-format=json --manifest-path Cargo.toml -p app --example cg --profile bench \
+             --features simd,fptune/stochastic --no-default-features --offline -j 1"
+        );
+    }
+
+    #[test]
+    fn a_native_build_with_user_features_has_no_stochastic_feature() {
+        let opts = BuildOptions { features: vec!["simd".into()], ..BuildOptions::new("Cargo.toml") };
+        assert_eq!(argv(&opts), "build --message-format=json --manifest-path Cargo.toml --features simd");
+    }
+
+    const ERROR_JSON: &str = r#"{"reason":"compiler-message","package_id":"path+file:///s/app#0.1.0","manifest_path":"/s/app/Cargo.toml","target":{"kind":["bin"],"crate_types":["bin"],"name":"app","src_path":"/s/app/src/main.rs","edition":"2021","doc":true,"doctest":false,"test":true},"message":{"rendered":"error[E0308]: mismatched types\n --> src/main.rs:2:18\n","$message_type":"diagnostic","children":[{"children":[],"code":null,"level":"note","message":"expected due to this","rendered":null,"spans":[]}],"code":{"code":"E0308","explanation":"..."},"level":"error","message":"mismatched types","spans":[{"byte_end":40,"byte_start":35,"column_end":23,"column_start":18,"expansion":null,"file_name":"src/main.rs","is_primary":true,"label":"expected `f64`, found `f32`","line_end":2,"line_start":2,"suggested_replacement":null,"suggestion_applicability":null,"text":[]},{"byte_end":30,"byte_start":27,"column_end":15,"column_start":12,"expansion":null,"file_name":"src/main.rs","is_primary":false,"label":"expected due to this","line_end":2,"line_start":2,"suggested_replacement":null,"suggestion_applicability":null,"text":[]}]}}
+{"reason":"build-finished","success":false}
+"#;
+
+    #[test]
+    fn an_error_message_becomes_a_diagnostic_with_its_place_and_labels() {
+        let m = parse_messages(ERROR_JSON, &BuildOptions::new("/s/app/Cargo.toml"));
+        assert_eq!(m.finished, Some(false));
+        assert_eq!(m.errors.len(), 1);
+        let e = &m.errors[0];
+        assert_eq!(e.to_string(), "error[E0308]: mismatched types at src/main.rs:2:18");
+        assert_eq!(e.primary().and_then(|s| s.label.as_deref()), Some("expected `f64`, found `f32`"));
+        assert_eq!(e.spans.len(), 2);
+        assert_eq!(e.children[0].level, "note");
+        assert!(m.rendered.starts_with("error[E0308]: mismatched types\n --> src/main.rs:2:18\n"));
+    }
+
+    const ARTIFACTS_JSON: &str = r#"{"reason":"compiler-artifact","package_id":"path+file:///s/helper#0.1.0","manifest_path":"/s/helper/Cargo.toml","target":{"kind":["lib"],"crate_types":["lib"],"name":"helper","src_path":"/s/helper/src/lib.rs","edition":"2021","doc":true,"doctest":true,"test":true},"profile":{"opt_level":"0","debuginfo":2,"debug_assertions":true,"overflow_checks":true,"test":false},"features":[],"filenames":["/t/debug/deps/libhelper.rlib"],"executable":null,"fresh":true}
+{"reason":"compiler-artifact","package_id":"path+file:///s/app#0.1.0","manifest_path":"/s/app/Cargo.toml","target":{"kind":["bin"],"crate_types":["bin"],"name":"app","src_path":"/s/app/src/main.rs","edition":"2021","doc":true,"doctest":false,"test":true},"profile":{"opt_level":"0","debuginfo":2,"debug_assertions":true,"overflow_checks":true,"test":false},"features":[],"filenames":["/t/debug/app"],"executable":"/t/debug/app","fresh":false}
+{"reason":"build-finished","success":true}
+"#;
+
+    #[test]
+    fn the_executable_is_the_requested_binary_or_else_the_only_one() {
+        let default = parse_messages(ARTIFACTS_JSON, &BuildOptions::new("/s/app/Cargo.toml"));
+        assert_eq!(default.executable, Some(PathBuf::from("/t/debug/app")));
+        let named = BuildOptions { target: Target::Bin("app".into()), ..BuildOptions::new("/elsewhere") };
+        assert_eq!(parse_messages(ARTIFACTS_JSON, &named).executable, Some(PathBuf::from("/t/debug/app")));
+        let other =
+            BuildOptions { target: Target::Example("app".into()), ..BuildOptions::new("/s/app/Cargo.toml") };
+        assert_eq!(parse_messages(ARTIFACTS_JSON, &other).executable, None);
+        let fresh: Vec<_> = default.artifacts.iter().map(|a| (a.target.as_str(), a.fresh)).collect();
+        assert_eq!(fresh, [("helper", true), ("app", false)]);
+        assert_eq!(default.artifacts[1].kinds, ["bin"]);
+    }
+}

@@ -1,0 +1,103 @@
+//! Child processes: timeouts kill whole process groups, crashes report their exit and stderr.
+
+mod common;
+
+use std::fs;
+use std::time::Duration;
+
+use cargo_fptune::process::{self, Command, Status, TERM_GRACE};
+
+fn first_line_pid(stdout: &str) -> u32 {
+    stdout.lines().next().and_then(|l| l.trim().parse().ok()).expect("the program printed a pid")
+}
+
+#[test]
+fn a_hanging_program_is_killed_at_the_timeout_along_with_the_child_it_spawned() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let log = dir.path().join("hang.log");
+    let timeout = Duration::from_millis(800);
+    let result = process::run(&Command::new(common::programs()).arg("hang"), timeout, &log).expect("runs");
+    assert_eq!(result.status, Status::TimedOut);
+    assert!(result.elapsed >= timeout && result.elapsed < timeout + TERM_GRACE + Duration::from_secs(2));
+    let sleeper = first_line_pid(&result.stdout);
+    assert!(common::process_is_gone(sleeper), "the grandchild `sleep 1000` ({sleeper}) still runs");
+    let text = fs::read_to_string(&log).expect("log");
+    assert!(text.contains("# timed out after 0.8 s; process group killed"), "{text}");
+}
+
+#[test]
+fn a_program_ignoring_sigterm_is_killed_after_the_grace_period() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let script = "trap '' TERM; sleep 1000 & echo $!; while :; do sleep 0.05; done";
+    let command = Command::new("sh").args(["-c", script]);
+    let timeout = Duration::from_millis(300);
+    let result = process::run(&command, timeout, &dir.path().join("stubborn.log")).expect("runs");
+    assert_eq!(result.status, Status::TimedOut);
+    assert!(result.elapsed >= timeout + TERM_GRACE, "SIGKILL came before the grace period ended");
+    assert!(common::process_is_gone(first_line_pid(&result.stdout)));
+}
+
+#[test]
+fn a_grandchild_left_running_is_killed_and_does_not_hold_up_the_run() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let command = Command::new("sh").args(["-c", "sleep 1000 & echo $!"]);
+    let result = process::run(&command, Duration::from_secs(30), &dir.path().join("bg.log")).expect("runs");
+    assert_eq!(result.status, Status::Exited(0));
+    assert!(
+        result.elapsed < Duration::from_secs(1),
+        "the run waited for the grandchild: {:?}",
+        result.elapsed
+    );
+    assert!(common::process_is_gone(first_line_pid(&result.stdout)));
+}
+
+#[test]
+fn a_panicking_program_reports_its_exit_code_and_stderr_tail() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let log = dir.path().join("panic.log");
+    let command = Command::new(common::programs()).arg("panic").env("RUST_BACKTRACE", "0");
+    let result = process::run(&command, Duration::from_secs(20), &log).expect("runs");
+    assert_eq!(result.status, Status::Exited(101));
+    let tail = result.stderr_tail(300);
+    assert!(tail.contains("panicked at src/main.rs"), "{tail}");
+    assert!(tail.contains("no value to check: 0 values"), "{tail}");
+    let text = fs::read_to_string(&log).expect("log");
+    assert!(
+        text.contains("no value to check: 0 values") && text.contains("# exited with code 101"),
+        "{text}"
+    );
+}
+
+#[test]
+fn both_streams_are_captured_and_logged_between_the_command_and_its_status() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let log = dir.path().join("nested/exit.log");
+    let command = Command::new(common::programs()).args(["exit", "3"]).cwd(dir.path());
+    let result = process::run(&command, Duration::from_secs(20), &log).expect("runs");
+    assert_eq!(result.status, Status::Exited(3));
+    assert_eq!((result.stdout.as_str(), result.stderr.as_str()), ("to stdout\n", "to stderr\n"));
+    let text = fs::read_to_string(&log).expect("log");
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines[0], format!("$ {} exit 3", common::programs().display()));
+    assert!(lines.contains(&"to stdout") && lines.contains(&"to stderr"), "{text}");
+    assert!(lines.last().is_some_and(|l| l.starts_with("# exited with code 3 after ")), "{text}");
+}
+
+#[test]
+fn stdout_can_be_kept_out_of_the_log() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let log = dir.path().join("quiet.log");
+    let command = Command::new(common::programs()).args(["exit", "0"]).log_stdout(false);
+    let result = process::run(&command, Duration::from_secs(20), &log).expect("runs");
+    assert_eq!(result.stdout, "to stdout\n");
+    let text = fs::read_to_string(&log).expect("log");
+    assert!(!text.contains("to stdout") && text.contains("to stderr"), "{text}");
+}
+
+#[test]
+fn a_missing_program_is_an_error_that_says_so() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let command = Command::new("fptune-no-such-program");
+    let err = process::run(&command, Duration::from_secs(5), &dir.path().join("x.log")).expect_err("fails");
+    assert!(err.to_string().contains("could not start `fptune-no-such-program`"), "{err}");
+}
