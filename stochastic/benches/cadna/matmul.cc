@@ -7,6 +7,7 @@
 // stochastic types).
 #include <cadna.h>
 
+#include <array>
 #include <ctime>
 #include <cstdio>
 #include <cstdlib>
@@ -65,35 +66,46 @@ int main(int argc, char** argv) {
   if (sizes.empty()) sizes = {300, 500};
   int reps = getenv("CADNA_BENCH_REPS") ? atoi(getenv("CADNA_BENCH_REPS")) : 3;
   int slow = reps < 2 ? reps : 2;
-  for (int n : sizes) {
-    double td = best_time<double>(n, reps), tf = best_time<float>(n, reps);
-    double th = best_time<half>(n, slow);
-    double st[2][3];
-    for (int off = 0; off < 2; off++) {
-      // cadna_init(-1): every instability detected; the tag CADNA_ALL turns them all off.
-      cadna_init(-1, off ? CADNA_ALL : 0);
-      st[off][0] = best_time<double_st>(n, slow);
-      st[off][1] = best_time<float_st>(n, slow);
-      st[off][2] = best_time<half_st>(n, slow);
-      cadna_end();
+  size_t m = sizes.size();
+  std::vector<double> td(m), tf(m), th(m);
+  std::vector<std::array<double, 3>> st[2] = {std::vector<std::array<double, 3>>(m),
+                                               std::vector<std::array<double, 3>>(m)};
+  for (size_t i = 0; i < m; i++) {
+    td[i] = best_time<double>(sizes[i], reps);
+    tf[i] = best_time<float>(sizes[i], reps);
+    th[i] = best_time<half>(sizes[i], slow);
+  }
+  // Every size with detection on, then every size with it off: cadna_init's tag only clears
+  // detection flags (it never sets them back), so "on" must come before the first "off".
+  for (int off = 0; off < 2; off++) {
+    // cadna_init(-1): every instability detected; the tag CADNA_ALL turns them all off.
+    cadna_init(-1, off ? CADNA_ALL : 0);
+    for (size_t i = 0; i < m; i++) {
+      st[off][i][0] = best_time<double_st>(sizes[i], slow);
+      st[off][i][1] = best_time<float_st>(sizes[i], slow);
+      st[off][i][2] = best_time<half_st>(sizes[i], slow);
     }
+    cadna_end();
+  }
+  for (size_t i = 0; i < m; i++) {
+    int n = sizes[i];
     double ops = (double)n * n * n;
     printf("\nCADNA, n = %d\n\n| type | detection | time (s) | ns / multiply-add | overhead |\n"
            "|---|---|---:|---:|---|\n", n);
-    printf("| double | - | %.3f | %.2f | 1x |\n", td, td * 1e9 / ops);
-    printf("| float | - | %.3f | %.2f | 1x |\n", tf, tf * 1e9 / ops);
-    printf("| half (emulated, RN) | - | %.3f | %.2f | half/float = %.1fx |\n", th, th * 1e9 / ops,
-           th / tf);
+    printf("| double | - | %.3f | %.2f | 1x |\n", td[i], td[i] * 1e9 / ops);
+    printf("| float | - | %.3f | %.2f | 1x |\n", tf[i], tf[i] * 1e9 / ops);
+    printf("| half (emulated, RN) | - | %.3f | %.2f | half/float = %.1fx |\n", th[i],
+           th[i] * 1e9 / ops, th[i] / tf[i]);
     for (int off = 0; off < 2; off++) {
       const char* d = off ? "off" : "all";
-      printf("| double_st | %s | %.3f | %.2f | double_st/double = %.1fx |\n", d, st[off][0],
-             st[off][0] * 1e9 / ops, st[off][0] / td);
-      printf("| float_st | %s | %.3f | %.2f | float_st/float = %.1fx |\n", d, st[off][1],
-             st[off][1] * 1e9 / ops, st[off][1] / tf);
+      const auto& t = st[off][i];
+      printf("| double_st | %s | %.3f | %.2f | double_st/double = %.1fx |\n", d, t[0],
+             t[0] * 1e9 / ops, t[0] / td[i]);
+      printf("| float_st | %s | %.3f | %.2f | float_st/float = %.1fx |\n", d, t[1],
+             t[1] * 1e9 / ops, t[1] / tf[i]);
       printf("| half_st | %s | %.3f | %.2f | half_st/float = %.1fx, half_st/half = %.1fx |\n", d,
-             st[off][2], st[off][2] * 1e9 / ops, st[off][2] / tf, st[off][2] / th);
+             t[2], t[2] * 1e9 / ops, t[2] / tf[i], t[2] / th[i]);
     }
-    fflush(stdout);
   }
   return 0;
 }
