@@ -82,7 +82,7 @@ fn time<T>(n: usize, reps: usize, conv: impl Fn(f64) -> T, zero: T) -> Duration
 where
     T: Copy + Add<Output = T> + Mul<Output = T>,
 {
-    let mut g = Inputs(0x5EED_0F_F9_70E);
+    let mut g = Inputs(0x05EE_D0FF_970E);
     let a: Vec<T> = (0..n * n).map(|_| conv(g.next_unit())).collect();
     let b: Vec<T> = (0..n * n).map(|_| conv(g.next_unit())).collect();
     let mut c = vec![zero; n * n];

@@ -758,7 +758,8 @@ mod imp {
     // ------------------------------------------------------------------------------------------
     // With AVX-512 (e.g. `-C target-cpu=native` on a recent Xeon), binary64 and binary32 use the
     // hardware's per-instruction rounding: every lane rounded up, then the lanes drawn downward
-    // rounded down, both exactly as IEEE 754 defines directed rounding.
+    // rounded down, both exactly as IEEE 754 defines directed rounding. (The AVX-512 intrinsics
+    // need Rust 1.89; builds without the target feature keep the crate's MSRV.)
     // ------------------------------------------------------------------------------------------
 
     #[cfg(target_feature = "avx512f")]

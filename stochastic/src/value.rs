@@ -241,7 +241,7 @@ pub(crate) fn surely_below(s: [f64; 3], t: f64) -> bool {
     let d = [3.0 * s[0] - sum, 3.0 * s[1] - sum, 3.0 * s[2] - sum];
     let dd = d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
     let m = sum.abs();
-    (C * dd < 0.25 * t * sum * sum) & (m >= 3.872_591_914_849_318e-121) & (m <= 2.582_249_878_086_908_6e120)
+    (C * dd < 0.25 * t * sum * sum) & (3.872_591_914_849_318e-121..=2.582_249_878_086_908_6e120).contains(&m)
 }
 
 /// The smallest threshold [`surely_below`] accepts: `2^-90`.
