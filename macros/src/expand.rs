@@ -452,6 +452,58 @@ fn half_literal(ty: &Type, e: &mut Expr) {
     }
 }
 
+/// A float literal (or an array or `vec!` of them) with every literal as a `Lit`, so a store
+/// rounds it to nearest into the place's format (the compiler's rounding of a literal).
+fn literal_as_lit(e: Expr) -> Expr {
+    if let Some((digits, span)) = float_literal(&e) {
+        let lit = lit_tokens(&digits, span);
+        return parse_quote_spanned!(span=> #lit);
+    }
+    match e {
+        Expr::Array(mut a) if literal_value(&Expr::Array(a.clone())) => {
+            for item in a.elems.iter_mut() {
+                let taken = std::mem::replace(item, parse_quote!(()));
+                *item = literal_as_lit(taken);
+            }
+            Expr::Array(a)
+        }
+        Expr::Repeat(mut r) if literal_value(&r.expr) => {
+            let taken = std::mem::replace(&mut *r.expr, parse_quote!(()));
+            *r.expr = literal_as_lit(taken);
+            Expr::Repeat(r)
+        }
+        Expr::Macro(mut m) if m.mac.path.is_ident("vec") && literal_value(&Expr::Macro(m.clone())) => {
+            if let Ok(r) = syn::parse2::<VecRepeat>(m.mac.tokens.clone()) {
+                let (elem, len) = (literal_as_lit(r.elem), r.len);
+                m.mac.tokens = quote!(#elem; #len);
+            } else {
+                let parser = syn::punctuated::Punctuated::<Expr, syn::Token![,]>::parse_terminated;
+                if let Ok(items) = syn::parse::Parser::parse2(parser, m.mac.tokens.clone()) {
+                    let items: Vec<Expr> = items.into_iter().map(literal_as_lit).collect();
+                    m.mac.tokens = quote!(#(#items),*);
+                }
+            }
+            Expr::Macro(m)
+        }
+        other => other,
+    }
+}
+
+/// A constructor whose type only the annotation gives (`Vec::new()`, `Default::default()`,
+/// `vec![]`): stored as it is, the annotation types it.
+fn typed_by_annotation(e: &Expr) -> bool {
+    match e {
+        Expr::Call(c) if c.args.is_empty() || matches!(&*c.func, Expr::Path(p) if p.path.segments.last().is_some_and(|s| s.ident == "with_capacity")) => {
+            matches!(&*c.func, Expr::Path(p) if p.path.segments.last().is_some_and(|s| {
+                s.ident == "new" || s.ident == "default" || s.ident == "with_capacity"
+            }))
+        }
+        Expr::Macro(m) => m.mac.path.is_ident("vec") && m.mac.tokens.is_empty(),
+        Expr::Array(a) => a.elems.is_empty(),
+        _ => false,
+    }
+}
+
 fn strip_parens(e: Expr) -> Expr {
     match e {
         Expr::Paren(p) => strip_parens(*p.expr),
@@ -713,6 +765,8 @@ impl Rewriter {
             Expr::Macro(m) if m.mac.path.is_ident("panic") || m.mac.path.is_ident("unreachable") => {}
             other => {
                 let taken = std::mem::replace(other, parse_quote!(()));
+                // A literal is rounded to nearest into the place, as the compiler rounds it.
+                let taken = literal_as_lit(taken);
                 *other = store_expr(taken, ty, &self.cx.aliases);
             }
         }
@@ -856,6 +910,7 @@ impl VisitMut for Rewriter {
                 self.visit_expr_mut(diverge);
             }
             match &annotated {
+                Some(_) if typed_by_annotation(&init.expr) => {}
                 Some(ty) if is_storable_float(ty, &self.cx.aliases) && init.diverge.is_none() => {
                     self.store_tail(&mut init.expr, Some(ty));
                 }

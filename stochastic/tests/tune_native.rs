@@ -81,3 +81,26 @@ fn slices_structs_and_methods_work() {
     assert_eq!(p.x, 3.0f32);
     assert!((p.norm() - 18f64.sqrt()).abs() < 1e-12);
 }
+
+#[fptune::tune]
+mod constructors {
+    pub fn filled(n: usize) -> Vec<f32> {
+        #[tune]
+        let mut w: Vec<f64> = Vec::new();
+        #[tune]
+        let mut v: Vec<f64> = Vec::with_capacity(n);
+        for i in 0..n {
+            w.push(i as f64);
+            v.push(0.5);
+        }
+        #[tune]
+        let lits: [fptune::f16; 2] = [0.1, 0.2];
+        let _ = lits;
+        w.iter().zip(&v).map(|(a, b)| (a * b) as f32).collect()
+    }
+}
+
+#[test]
+fn constructors_take_the_annotated_type() {
+    assert_eq!(constructors::filled(3), vec![0.0, 0.5, 1.0]);
+}
