@@ -206,6 +206,15 @@ pub enum Reason {
         /// Candidate count.
         got: usize,
     },
+    /// Checked values in another order or under other names than the reference.
+    ChecksDiffer {
+        /// Position of the first difference.
+        position: usize,
+        /// The reference's value there (`name[index]`).
+        expected: String,
+        /// The candidate's.
+        got: String,
+    },
     /// A checked value is NaN or infinite.
     NotFinite {
         /// `name[index]`.
@@ -250,15 +259,24 @@ impl fmt::Display for Reason {
                     (Some(c), _) => write!(f, "exited with code {c}")?,
                     _ => write!(f, "crashed")?,
                 }
-                let last = stderr_tail.lines().rev().find(|l| !l.trim().is_empty()).unwrap_or("");
-                if !last.is_empty() {
-                    write!(f, ": {last}")?;
+                // A panic's message is the line after "panicked at"; otherwise the last line.
+                let lines: Vec<&str> = stderr_tail.lines().filter(|l| !l.trim().is_empty()).collect();
+                let panic = lines.iter().position(|l| l.contains("panicked at")).and_then(|i| {
+                    let message = lines.get(i + 1).copied().unwrap_or("");
+                    Some(format!("{} {}", lines[i].trim(), message.trim()))
+                });
+                let shown = panic.or_else(|| lines.last().map(|l| l.trim().to_string())).unwrap_or_default();
+                if !shown.is_empty() {
+                    write!(f, ": {shown}")?;
                 }
                 Ok(())
             }
             Reason::TimedOut { seconds } => write!(f, "timed out after {seconds:.0} s"),
             Reason::CountMismatch { expected, got } => {
                 write!(f, "checked {got} values, the reference checked {expected}")
+            }
+            Reason::ChecksDiffer { position, expected, got } => {
+                write!(f, "check #{position} is {got}, the reference checked {expected} there")
             }
             Reason::NotFinite { value } => write!(f, "{value} is not finite"),
             Reason::Disagrees { value, got, reference, digits_in_common, required } => write!(

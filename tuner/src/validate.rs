@@ -397,10 +397,12 @@ pub fn validate(reference: &Reference, candidate: &[Record], req: &Requirement, 
         return Some(Reason::CountMismatch { expected, got: candidate.len() });
     }
     if let Some(pos) = reference.records.iter().zip(candidate).position(|(r, c)| !same_value(r, c)) {
-        // Same count, different values: the candidate took another path through its checks. The
-        // model has no dedicated reason; report where the sequences part as a count of the values
-        // that matched.
-        return Some(Reason::CountMismatch { expected, got: pos });
+        // Same count, different values: the candidate took another path through its checks.
+        return Some(Reason::ChecksDiffer {
+            position: pos,
+            expected: reference.records[pos].label(),
+            got: candidate[pos].label(),
+        });
     }
     if overflows > 0 {
         return Some(Reason::Overflow { count: overflows });
@@ -723,9 +725,15 @@ mod tests {
     fn values_checked_in_another_order_are_refused_even_when_they_agree() {
         let r = reference_of(vec![one("a", 1.0, 15.0), one("b", 1.0, 15.0)]);
         let c = vec![one("b", 1.0, 15.0), one("a", 1.0, 15.0)];
-        assert_eq!(validate(&r, &c, &Requirement::new(3.0), 0), Some(Reason::CountMismatch { expected: 2, got: 0 }));
+        assert_eq!(
+            validate(&r, &c, &Requirement::new(3.0), 0),
+            Some(Reason::ChecksDiffer { position: 0, expected: "a[0]".into(), got: "b[0]".into() })
+        );
         let c = vec![one("a", 1.0, 15.0), rec("a", 1, &[1.0; 3], 15.0)];
-        assert_eq!(validate(&r, &c, &Requirement::new(3.0), 0), Some(Reason::CountMismatch { expected: 2, got: 1 }));
+        assert_eq!(
+            validate(&r, &c, &Requirement::new(3.0), 0),
+            Some(Reason::ChecksDiffer { position: 1, expected: "b[0]".into(), got: "a[1]".into() })
+        );
     }
 
     #[test]

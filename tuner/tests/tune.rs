@@ -1,0 +1,199 @@
+//! `cargo fptune` end to end on fixture crates (copied before use): the configuration found, the
+//! exit codes, the report, the patch and `apply`, the cache, and candidates that go wrong.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn fixture(name: &str) -> (tempfile::TempDir, PathBuf) {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures").join(name);
+    let dir = tempfile::tempdir().expect("temp dir");
+    let dest = dir.path().join(name);
+    std::fs::create_dir_all(dest.join("src")).expect("src");
+    let fptune = Path::new(env!("CARGO_MANIFEST_DIR")).join("../stochastic").canonicalize().expect("fptune");
+    let manifest = std::fs::read_to_string(src.join("Cargo.toml"))
+        .expect("manifest")
+        .replace("path = \"../../../../stochastic\"", &format!("path = {:?}", fptune.display().to_string()));
+    std::fs::write(dest.join("Cargo.toml"), manifest).expect("write manifest");
+    for entry in std::fs::read_dir(src.join("src")).expect("src dir") {
+        let entry = entry.expect("entry");
+        std::fs::copy(entry.path(), dest.join("src").join(entry.file_name())).expect("copy");
+    }
+    (dir, dest)
+}
+
+struct Run {
+    code: i32,
+    stdout: String,
+    stderr: String,
+}
+
+fn fptune(crate_dir: &Path, args: &[&str]) -> Run {
+    // One target dir for every test: the candidates' builds stay warm from test to test.
+    let target = Path::new(env!("CARGO_TARGET_TMPDIR")).join("tune-target");
+    let out = Command::new(env!("CARGO_BIN_EXE_cargo-fptune"))
+        .arg("fptune")
+        .args(args)
+        .arg("--manifest-path")
+        .arg(crate_dir.join("Cargo.toml"))
+        .env("CARGO_TARGET_DIR", &target)
+        .output()
+        .expect("cargo-fptune runs");
+    Run {
+        code: out.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    }
+}
+
+fn report(crate_dir: &Path) -> serde_json::Value {
+    let text = std::fs::read_to_string(crate_dir.join("fptune.out/report.json")).expect("report.json");
+    serde_json::from_str(&text).expect("valid JSON")
+}
+
+fn found(report: &serde_json::Value) -> Vec<(String, String)> {
+    report["knobs"]
+        .as_array()
+        .expect("knobs")
+        .iter()
+        .map(|k| (k["name"].as_str().expect("name").to_string(), k["found"].as_str().expect("found").to_string()))
+        .collect()
+}
+
+#[test]
+fn tuning_finds_each_knobs_lowest_format_and_apply_writes_it() {
+    let (_dir, krate) = fixture("tune_sum");
+    let original = std::fs::read_to_string(krate.join("src/main.rs")).expect("source");
+    let run = fptune(&krate, &["--digits", "2", "-j", "1"]);
+    assert_eq!(run.code, 0, "stdout:\n{}\nstderr:\n{}", run.stdout, run.stderr);
+    // The user's tree is not touched by tuning.
+    assert_eq!(std::fs::read_to_string(krate.join("src/main.rs")).expect("source"), original);
+    let r = report(&krate);
+    assert_eq!(r["schema"], 1);
+    assert_eq!(
+        found(&r),
+        vec![
+            ("half".into(), "f16".into()),
+            ("third".into(), "f16".into()),
+            ("wide".into(), "f32".into()),
+            ("offset".into(), "f64".into())
+        ]
+    );
+    // The knobs kept high carry their evidence: what lowering them did.
+    let wide = &r["knobs"][2];
+    assert!(wide["evidence"].as_str().is_some_and(|e| e.contains("overflow") || e.contains("not finite")), "{wide}");
+    let offset = &r["knobs"][3];
+    assert!(offset["evidence"].as_str().is_some_and(|e| !e.is_empty()), "{offset}");
+    assert_eq!(r["counts"]["compilations_failed"], 0);
+    assert_eq!(r["final_check"]["meets_requirement"], true);
+    assert!(run.stdout.contains("compilations:"), "{}", run.stdout);
+    let patch = std::fs::read_to_string(krate.join("fptune.out/tuned.patch")).expect("patch");
+    assert!(patch.contains("+        let half: fptune::f16 = 0.5;"), "{patch}");
+
+    // A second run of the same source and settings tests nothing again.
+    let again = fptune(&krate, &["--digits", "2", "-j", "1"]);
+    assert_eq!(again.code, 0, "{}", again.stderr);
+    let r2 = report(&krate);
+    assert_eq!(r2["counts"]["compilations"], 0, "{}", again.stdout);
+    assert_eq!(found(&r2), found(&r));
+
+    // apply writes the tuned source; the tuned crate builds and runs natively.
+    let apply = Command::new(env!("CARGO_BIN_EXE_cargo-fptune"))
+        .args(["fptune", "apply", "--manifest-path"])
+        .arg(krate.join("Cargo.toml"))
+        .output()
+        .expect("apply runs");
+    assert!(apply.status.success(), "{}", String::from_utf8_lossy(&apply.stderr));
+    let tuned = std::fs::read_to_string(krate.join("src/main.rs")).expect("tuned source");
+    assert!(tuned.contains("let half: fptune::f16 = 0.5;") && tuned.contains("let wide: f32") && tuned.contains("let offset: f64"), "{tuned}");
+    let target = Path::new(env!("CARGO_TARGET_TMPDIR")).join("tune-target");
+    let ran = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
+        .args(["run", "--quiet", "--manifest-path"])
+        .arg(krate.join("Cargo.toml"))
+        .env("CARGO_TARGET_DIR", &target)
+        .output()
+        .expect("cargo run");
+    assert!(ran.status.success(), "{}", String::from_utf8_lossy(&ran.stderr));
+    // apply again refuses: the tree changed since tuning.
+    let twice = Command::new(env!("CARGO_BIN_EXE_cargo-fptune"))
+        .args(["fptune", "apply", "--manifest-path"])
+        .arg(krate.join("Cargo.toml"))
+        .output()
+        .expect("apply runs");
+    assert!(!twice.status.success());
+    assert!(String::from_utf8_lossy(&twice.stderr).contains("changed since tuning"));
+}
+
+#[test]
+fn candidates_that_hang_give_nan_or_panic_are_invalid_and_the_search_goes_on() {
+    let (_dir, krate) = fixture("tune_trouble");
+    let run = fptune(&krate, &["--digits", "3", "-j", "1", "--timeout", "5"]);
+    assert_eq!(run.code, 0, "stdout:\n{}\nstderr:\n{}", run.stdout, run.stderr);
+    let r = report(&krate);
+    assert_eq!(
+        found(&r),
+        vec![
+            ("tiny".into(), "f32".into()),
+            ("big".into(), "f64".into()),
+            ("gate".into(), "f32".into()),
+            ("fine".into(), "f16".into())
+        ]
+    );
+    let evidence: Vec<String> =
+        r["knobs"].as_array().expect("knobs").iter().map(|k| k["evidence"].as_str().unwrap_or("").to_string()).collect();
+    assert!(evidence[0].contains("timed out"), "tiny: {}", evidence[0]);
+    assert!(evidence[1].contains("not finite"), "big: {}", evidence[1]);
+    assert!(evidence[2].contains("exited with code 101") && evidence[2].contains("gate moved"), "gate: {}", evidence[2]);
+    assert!(r["counts"]["executions_failed"].as_u64().expect("count") >= 2);
+}
+
+#[test]
+fn a_requirement_beyond_the_reference_exits_3_naming_the_values() {
+    let (_dir, krate) = fixture("tune_sum");
+    let run = fptune(&krate, &["--digits", "16"]);
+    assert_eq!(run.code, 3, "{}", run.stderr);
+    assert!(run.stderr.contains("recovered"), "{}", run.stderr);
+    assert!(run.stderr.contains("lower --digits"), "{}", run.stderr);
+}
+
+#[test]
+fn bad_input_gets_a_usage_error_that_says_what_to_do() {
+    let (_dir, krate) = fixture("tune_sum");
+    let run = fptune(&krate, &[]);
+    assert_eq!(run.code, 2);
+    assert!(run.stderr.contains("--digits N"), "{}", run.stderr);
+    let main = krate.join("src/main.rs");
+    let text = std::fs::read_to_string(&main).expect("source");
+    std::fs::write(&main, text.replace("fptune::check!", "drop")).expect("write");
+    let run = fptune(&krate, &["--digits", "2"]);
+    assert_eq!(run.code, 2);
+    assert!(run.stderr.contains("no checked results"), "{}", run.stderr);
+    std::fs::write(&main, text.replace("#[tune]", "")).expect("write");
+    let run = fptune(&krate, &["--digits", "2"]);
+    assert_eq!(run.code, 2);
+    assert!(run.stderr.contains("no knobs"), "{}", run.stderr);
+}
+
+#[test]
+fn an_original_that_does_not_build_exits_4() {
+    let (_dir, krate) = fixture("tune_sum");
+    let main = krate.join("src/main.rs");
+    let text = std::fs::read_to_string(&main).expect("source");
+    std::fs::write(&main, text.replace("(recovered, scaled, ratio)\n    }", "(recovered, scaled, ratio, 1)\n    }")).expect("write");
+    let run = fptune(&krate, &["--digits", "2"]);
+    assert_eq!(run.code, 4, "{}", run.stderr);
+    assert!(run.stderr.contains("does not build"), "{}", run.stderr);
+}
+
+#[test]
+fn list_shows_the_knobs_and_checks() {
+    let (_dir, krate) = fixture("tune_sum");
+    let out = Command::new(env!("CARGO_BIN_EXE_cargo-fptune"))
+        .args(["fptune", "list", "--manifest-path"])
+        .arg(krate.join("Cargo.toml"))
+        .output()
+        .expect("list runs");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success());
+    assert!(text.contains("4 knob(s)") && text.contains("kernel::run::offset") && text.contains("src/main.rs:16:13"), "{text}");
+    assert!(text.contains("3 check(s)") && text.contains("recovered"), "{text}");
+}
