@@ -974,11 +974,15 @@ impl VisitMut for Rewriter {
                     let mut place = (*b.left).clone();
                     self.visit_expr_mut(&mut place);
                     let right = self.operand((*b.right).clone());
-                    let method = syn::Ident::new(&format!("__fp_{name}"), b.op.span());
-                    // The value first, then the place: `h[i] -= f * h[k]` borrows `h` twice.
+                    let method = syn::Ident::new(name, b.op.span());
+                    // The value first, then the place (`h[i] -= f * h[k]` borrows `h` twice),
+                    // evaluated once; the dispatch looks at the types only.
                     *e = wrap_dispatch(span, quote_spanned!(span=>
                         let __fptune_rhs = #right;
-                        (&&::fptune::__rt::pair(&mut #place, __fptune_rhs)).#method()
+                        let __fptune_place = &mut #place;
+                        (&&::fptune::__rt::types(&*__fptune_place, &__fptune_rhs))
+                            .__fp_compound()
+                            .#method(__fptune_place, __fptune_rhs)
                     ));
                 } else {
                     visit_mut::visit_expr_binary_mut(self, b);

@@ -18,6 +18,7 @@
 //! plain operation: tuned code whose knobs are all `f64` runs as fast as untuned code.
 
 use std::cell::Cell;
+use std::marker::PhantomData;
 use std::cmp::Ordering;
 use std::ops::{Add, AddAssign, Div, DivAssign, Mul, MulAssign, Rem, RemAssign, Sub, SubAssign};
 
@@ -319,45 +320,86 @@ binary!(FloatMul, StdMul, __fp_mul, Mul, mul);
 binary!(FloatDiv, StdDiv, __fp_div, Div, div);
 binary!(FloatRem, StdRem, __fp_rem, Rem, rem);
 
+/// The operand types of a compound assignment, for dispatch without moving anything:
+/// `(&&types(&*place, &rhs)).__fp_compound().sub_assign(place, rhs)`. Only types are dispatched
+/// on, so the place stays a plain `&mut` the optimiser sees through.
+pub struct Types<A: ?Sized, B>(PhantomData<fn(&A, B)>);
+
+impl<A: ?Sized, B> std::fmt::Debug for Types<A, B> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Types")
+    }
+}
+
+/// The types of a place and an operand.
+#[inline(always)]
+pub fn types<A: ?Sized, B>(_place: &A, _operand: &B) -> Types<A, B> {
+    Types(PhantomData)
+}
+
+/// Compound assignment of floats: computed in the common format, stored back rounded to the
+/// place's format.
+#[derive(Clone, Copy, Debug)]
+pub struct FloatCompound;
+
+/// Any other compound assignment: the ordinary operator.
+#[derive(Clone, Copy, Debug)]
+pub struct StdCompound;
+
+/// Selects [`FloatCompound`] for a float place and operand.
+pub trait FloatCompoundKind {
+    /// The strategy.
+    fn __fp_compound(&self) -> FloatCompound;
+}
+
+impl<A: Scalar + Join<B::V>, B: Operand> FloatCompoundKind for &Types<A, B> {
+    #[inline(always)]
+    fn __fp_compound(&self) -> FloatCompound {
+        FloatCompound
+    }
+}
+
+/// Selects [`StdCompound`] otherwise.
+pub trait StdCompoundKind {
+    /// The strategy.
+    fn __fp_compound(&self) -> StdCompound;
+}
+
+impl<A: ?Sized, B> StdCompoundKind for Types<A, B> {
+    #[inline(always)]
+    fn __fp_compound(&self) -> StdCompound {
+        StdCompound
+    }
+}
+
 macro_rules! compound {
-    ($Float:ident, $Std:ident, $m:ident, $Op:ident, $op:ident, $OpAssign:ident, $op_assign:ident) => {
-        /// Float place and operand: computed in the common format, stored back rounded to the
-        /// place's format.
-        pub trait $Float {
-            /// The operation.
-            fn $m(&self);
-        }
-        impl<'a, A: Scalar + Join<B::V>, B: Operand> $Float for &Pair<&'a mut A, B>
-        where
-            A::Out: $Op<Output = A::Out> + Store<A>,
-        {
+    ($m:ident, $Op:ident, $op:ident, $OpAssign:ident, $op_assign:ident) => {
+        impl FloatCompound {
+            /// `place op= b` in the common format.
             #[inline(always)]
-            fn $m(&self) {
-                let (place, b) = self.take();
+            pub fn $m<A: Scalar + Join<B::V>, B: Operand>(self, place: &mut A, b: B)
+            where
+                A::Out: $Op<Output = A::Out> + Store<A>,
+            {
                 let (x, y) = A::join(*place, b.v());
                 *place = $Op::$op(x, y).store();
             }
         }
-        /// Any other place: the ordinary compound assignment.
-        pub trait $Std {
-            /// The operation.
-            fn $m(&self);
-        }
-        impl<'a, A: $OpAssign<B>, B> $Std for Pair<&'a mut A, B> {
+        impl StdCompound {
+            /// `place op= b`.
             #[inline(always)]
-            fn $m(&self) {
-                let (place, b) = self.take();
+            pub fn $m<A: $OpAssign<B> + ?Sized, B>(self, place: &mut A, b: B) {
                 $OpAssign::$op_assign(place, b);
             }
         }
     };
 }
 
-compound!(FloatAddAssign, StdAddAssign, __fp_add_assign, Add, add, AddAssign, add_assign);
-compound!(FloatSubAssign, StdSubAssign, __fp_sub_assign, Sub, sub, SubAssign, sub_assign);
-compound!(FloatMulAssign, StdMulAssign, __fp_mul_assign, Mul, mul, MulAssign, mul_assign);
-compound!(FloatDivAssign, StdDivAssign, __fp_div_assign, Div, div, DivAssign, div_assign);
-compound!(FloatRemAssign, StdRemAssign, __fp_rem_assign, Rem, rem, RemAssign, rem_assign);
+compound!(add_assign, Add, add, AddAssign, add_assign);
+compound!(sub_assign, Sub, sub, SubAssign, sub_assign);
+compound!(mul_assign, Mul, mul, MulAssign, mul_assign);
+compound!(div_assign, Div, div, DivAssign, div_assign);
+compound!(rem_assign, Rem, rem, RemAssign, rem_assign);
 
 /// Float comparisons in the common format (stochastic ones as CADNA's relational operators).
 pub trait FloatCmp {
@@ -1226,11 +1268,9 @@ where
 /// Every dispatch trait, for a glob import where the expansion calls them.
 pub mod prelude {
     pub use super::{
-        FloatAdd, FloatAddAssign, FloatCmp, FloatCopy, FloatDiv, FloatDivAssign, FloatFold,
-        FloatMul, FloatMulAssign, FloatRem, FloatRemAssign, FloatStore, FloatSub,
-        FloatSubAssign, HalfMath, StdAdd, StdAddAssign, StdCopy, StdDiv, StdDivAssign, StdEq,
-        StdFold, StdMul, StdMulAssign, StdOrd, StdRem, StdRemAssign, StdStore, StdSub,
-        StdSubAssign,
+        FloatAdd, FloatCmp, FloatCompoundKind, FloatCopy, FloatDiv, FloatFold, FloatMul, FloatRem,
+        FloatStore, FloatSub, HalfMath, StdAdd, StdCompoundKind, StdCopy, StdDiv, StdEq, StdFold,
+        StdMul, StdOrd, StdRem, StdStore, StdSub,
     };
 }
 

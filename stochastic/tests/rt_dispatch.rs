@@ -112,10 +112,12 @@ fn stores_round_to_the_places_format() {
 #[test]
 fn compound_assignment_computes_wide_and_stores_narrow() {
     let mut acc: f32 = 1.0;
-    (&&rt::pair(&mut acc, 1e-8f64)).__fp_add_assign();
+    let place = &mut acc;
+    (&&rt::types(&*place, &1e-8f64)).__fp_compound().add_assign(place, 1e-8f64);
     assert_eq!(acc, 1.0f32, "1 + 1e-8 rounds back to 1 in binary32");
     let mut n = 1usize;
-    (&&rt::pair(&mut n, 2usize)).__fp_add_assign();
+    let place = &mut n;
+    (&&rt::types(&*place, &2usize)).__fp_compound().add_assign(place, 2usize);
     assert_eq!(n, 3);
 }
 
