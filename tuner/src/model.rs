@@ -281,10 +281,10 @@ impl fmt::Display for Reason {
             Reason::NotFinite { value } => write!(f, "{value} is not finite"),
             Reason::Disagrees { value, got, reference, digits_in_common, required } => write!(
                 f,
-                "{value} = {got:e} agrees with the reference {reference:e} to {digits_in_common:.1} digits, {required} required"
+                "{value} = {got:e} agrees with the reference {reference:e} to {digits_in_common:.2} digits, {required} required"
             ),
             Reason::TooFewDigits { value, digits, required } => {
-                write!(f, "{value} has {digits:.1} exact digits (DSA), {required} required")
+                write!(f, "{value} has {digits:.2} exact digits (DSA), {required} required")
             }
             Reason::Overflow { count } => write!(f, "{count} overflow(s) in a 16-bit format"),
         }
