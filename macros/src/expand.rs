@@ -504,6 +504,19 @@ fn typed_by_annotation(e: &Expr) -> bool {
     }
 }
 
+/// A method whose result type the context chooses (`s.parse().unwrap()`, `x.into()`): the
+/// annotation must type it, so no store is put in between.
+fn generic_result(e: &Expr) -> bool {
+    const GENERIC: [&str; 9] =
+        ["parse", "unwrap", "expect", "unwrap_or", "unwrap_or_default", "unwrap_or_else", "into", "try_into", "default"];
+    match e {
+        Expr::MethodCall(m) => GENERIC.iter().any(|g| m.method == g),
+        Expr::Try(t) => generic_result(&t.expr),
+        Expr::Paren(p) => generic_result(&p.expr),
+        _ => false,
+    }
+}
+
 fn strip_parens(e: Expr) -> Expr {
     match e {
         Expr::Paren(p) => strip_parens(*p.expr),
@@ -910,7 +923,7 @@ impl VisitMut for Rewriter {
                 self.visit_expr_mut(diverge);
             }
             match &annotated {
-                Some(_) if typed_by_annotation(&init.expr) => {}
+                Some(_) if typed_by_annotation(&init.expr) || generic_result(&init.expr) => {}
                 Some(ty) if is_storable_float(ty, &self.cx.aliases) && init.diverge.is_none() => {
                     self.store_tail(&mut init.expr, Some(ty));
                 }

@@ -396,3 +396,12 @@ mod surely_below_tests {
         assert!(passed > checked / 4, "{passed} of {checked}");
     }
 }
+
+impl<F: Format> std::str::FromStr for Stochastic<F> {
+    type Err = std::num::ParseFloatError;
+
+    /// Parses a decimal number, rounded to nearest into the format (an exact input value).
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Ok(Self::from_f64(s.parse::<f64>()?))
+    }
+}

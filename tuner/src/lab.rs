@@ -72,9 +72,14 @@ pub struct Counts {
     pub total_seconds: f64,
 }
 
-/// The final configuration rebuilt natively and run.
+/// The final configuration re-verified: an independent DSA run (another seed), then rebuilt
+/// natively and run.
 #[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
 pub struct FinalCheck {
+    /// Whether an independent DSA run of the configuration (seed + 1) is valid too.
+    pub dsa_recheck_valid: bool,
+    /// Why not, if not.
+    pub dsa_recheck_reason: Option<String>,
     /// Whether its checked results meet the requirement against the reference.
     pub meets_requirement: bool,
     /// Why not, if not.
@@ -207,7 +212,10 @@ impl<'a> Lab<'a> {
         let mut files: Vec<(String, String)> = Vec::new();
         for (rel, original) in &self.inv.sources {
             let text = configured.iter().find(|(r, _)| r == rel).map(|(_, t)| t.clone()).unwrap_or_else(|| original.clone());
-            let text = if stochastic { convert::mark_for_conversion(&text)? } else { text };
+            // The build script and other files outside the program's targets do not depend on
+            // fptune: only the program's sources are converted.
+            let program = rel.starts_with("src/") || rel.starts_with("examples/");
+            let text = if stochastic && program { convert::mark_for_conversion(&text)? } else { text };
             if &text != original {
                 files.push((rel.clone(), text));
             }
@@ -484,6 +492,33 @@ pub fn tune(settings: &Settings, ws: &Workspace, inv: &Inventory, console: &Cons
 
 fn final_check(lab: &Lab<'_>, config: &Configuration, reference: &Reference, req: &Requirement, counts: &mut Counts) -> Result<FinalCheck> {
     let worker = lab.workers[0].lock().map_err(|_| anyhow!("worker lock"))?;
+    // An independent DSA run of the configuration found: other random roundings.
+    let dsa_recheck = {
+        let files = lab.sources_of(config, true)?;
+        let log = lab.log_path("recheck-dsa");
+        let built = lab.build(&worker, &files, true, &log)?;
+        counts.other_builds += 1;
+        match built.executable.clone().filter(|_| built.success) {
+            None => Some(format!("the stochastic build failed: {}", built.first_error())),
+            Some(exe) => {
+                let out = lab.logs.join("recheck-dsa.jsonl");
+                let _ = std::fs::remove_file(&out);
+                let cmd = Command::new(exe.as_os_str())
+                    .args(lab.settings.args.iter())
+                    .env("FPTUNE_OUT", out.as_os_str())
+                    .env("FPTUNE_SEED", lab.settings.seed.wrapping_add(1).to_string())
+                    .env("RUST_BACKTRACE", "0")
+                    .cwd(lab.ws.root.clone());
+                let ran = process::run(&cmd, lab.timeout, &log)?;
+                if ran.status.success() {
+                    let run = validate::read_run(&out)?;
+                    validate::validate(reference, &run.records, req, run.overflows()).map(|r| r.to_string())
+                } else {
+                    Some(format!("the program {}: {}", ran.status, ran.stderr_tail(2000)))
+                }
+            }
+        }
+    };
     let best_of = |exe: &Path, tag: &str| -> Result<(f64, Vec<Record>)> {
         let out = lab.logs.join(format!("{tag}.jsonl"));
         let log = lab.log_path(tag);
@@ -516,6 +551,8 @@ fn final_check(lab: &Lab<'_>, config: &Configuration, reference: &Reference, req
         Ok(r) => r,
         Err(e) => {
             return Ok(FinalCheck {
+                dsa_recheck_valid: dsa_recheck.is_none(),
+                dsa_recheck_reason: dsa_recheck,
                 meets_requirement: false,
                 reason: Some(format!("{e:#}")),
                 tightest: None,
@@ -527,6 +564,8 @@ fn final_check(lab: &Lab<'_>, config: &Configuration, reference: &Reference, req
     let reason = validate::validate(reference, &records, req, 0);
     let tightest = validate::worst(reference, &records, req).map(|w| (w.value.clone(), w.digits_in_common, w.required));
     Ok(FinalCheck {
+        dsa_recheck_valid: dsa_recheck.is_none(),
+        dsa_recheck_reason: dsa_recheck,
         meets_requirement: reason.is_none(),
         reason: reason.map(|r| r.to_string()),
         tightest,

@@ -227,6 +227,14 @@ pub fn summary(report: &Report) -> String {
         "compilations: {} (failed: {}), {:.1} s; executions: {} (failed: {}), {:.1} s; from cache: {}; total {:.1} s",
         c.compilations, c.compilations_failed, c.compile_seconds, c.executions, c.executions_failed, c.run_seconds, c.cached, c.total_seconds
     );
+    match &f.dsa_recheck_reason {
+        None => {
+            let _ = writeln!(s, "independent DSA re-check (seed {}): valid", report.seed.wrapping_add(1));
+        }
+        Some(r) => {
+            let _ = writeln!(s, "independent DSA re-check (seed {}): NOT valid: {r}", report.seed.wrapping_add(1));
+        }
+    }
     let verdict = if f.meets_requirement { "meet the requirement" } else { "DO NOT meet the requirement" };
     let _ = write!(s, "native re-check: the checked results {verdict}");
     if let Some((value, digits, required)) = &f.tightest {

@@ -4,21 +4,33 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+/// A copy of a fixture crate (or workspace) in a temporary directory, its path dependency on
+/// fptune made absolute.
 fn fixture(name: &str) -> (tempfile::TempDir, PathBuf) {
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures").join(name);
     let dir = tempfile::tempdir().expect("temp dir");
     let dest = dir.path().join(name);
-    std::fs::create_dir_all(dest.join("src")).expect("src");
     let fptune = Path::new(env!("CARGO_MANIFEST_DIR")).join("../stochastic").canonicalize().expect("fptune");
-    let manifest = std::fs::read_to_string(src.join("Cargo.toml"))
-        .expect("manifest")
-        .replace("path = \"../../../../stochastic\"", &format!("path = {:?}", fptune.display().to_string()));
-    std::fs::write(dest.join("Cargo.toml"), manifest).expect("write manifest");
-    for entry in std::fs::read_dir(src.join("src")).expect("src dir") {
-        let entry = entry.expect("entry");
-        std::fs::copy(entry.path(), dest.join("src").join(entry.file_name())).expect("copy");
-    }
+    copy_tree(&src, &dest, &fptune);
     (dir, dest)
+}
+
+fn copy_tree(src: &Path, dest: &Path, fptune: &Path) {
+    std::fs::create_dir_all(dest).expect("dir");
+    for entry in std::fs::read_dir(src).expect("read dir") {
+        let entry = entry.expect("entry");
+        let to = dest.join(entry.file_name());
+        if entry.file_type().expect("type").is_dir() {
+            copy_tree(&entry.path(), &to, fptune);
+        } else if entry.file_name() == "Cargo.toml" {
+            let manifest = std::fs::read_to_string(entry.path())
+                .expect("manifest")
+                .replace("path = \"../../../../stochastic\"", &format!("path = {:?}", fptune.display().to_string()));
+            std::fs::write(&to, manifest).expect("write manifest");
+        } else {
+            std::fs::copy(entry.path(), &to).expect("copy");
+        }
+    }
 }
 
 struct Run {
@@ -85,6 +97,13 @@ fn tuning_finds_each_knobs_lowest_format_and_apply_writes_it() {
     assert!(offset["evidence"].as_str().is_some_and(|e| !e.is_empty()), "{offset}");
     assert_eq!(r["counts"]["compilations_failed"], 0);
     assert_eq!(r["final_check"]["meets_requirement"], true);
+    assert_eq!(r["final_check"]["dsa_recheck_valid"], true, "{}", r["final_check"]);
+    // 1-minimal: every knob above the bottom of the ladder has the failed lowering as evidence.
+    for k in r["knobs"].as_array().expect("knobs") {
+        if k["found"] != "f16" {
+            assert!(k["evidence"].as_str().is_some_and(|e| !e.is_empty()), "{k}");
+        }
+    }
     assert!(run.stdout.contains("compilations:"), "{}", run.stdout);
     let patch = std::fs::read_to_string(krate.join("fptune.out/tuned.patch")).expect("patch");
     assert!(patch.contains("+        let half: fptune::f16 = 0.5;"), "{patch}");
@@ -196,4 +215,50 @@ fn list_shows_the_knobs_and_checks() {
     assert!(out.status.success());
     assert!(text.contains("4 knob(s)") && text.contains("kernel::run::offset") && text.contains("src/main.rs:16:13"), "{text}");
     assert!(text.contains("3 check(s)") && text.contains("recovered"), "{text}");
+}
+
+#[test]
+fn a_workspace_member_with_a_build_script_and_two_binaries_is_tuned() {
+    let (_dir, ws) = fixture("tune_workspace");
+    let member = ws.join("member");
+    let run = fptune(&member, &["--digits", "2", "-j", "1"]);
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(run.stderr.contains("several binaries") && run.stderr.contains("--bin"), "{}", run.stderr);
+    let run = fptune(&member, &["--digits", "2", "-j", "1", "--bin", "member"]);
+    assert_eq!(run.code, 0, "stdout:\n{}\nstderr:\n{}", run.stdout, run.stderr);
+    let r = report(&member);
+    assert_eq!(found(&r), vec![("scale".into(), "f16".into()), ("offset".into(), "f64".into())]);
+}
+
+#[test]
+fn ctrl_c_stops_cleanly_and_removes_the_scratch_dirs() {
+    use std::io::Read;
+    let (_dir, krate) = fixture("tune_sum");
+    let tmp = tempfile::tempdir().expect("tmp");
+    let target = Path::new(env!("CARGO_TARGET_TMPDIR")).join("tune-target");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_cargo-fptune"))
+        .args(["fptune", "--digits", "2", "-j", "1", "--manifest-path"])
+        .arg(krate.join("Cargo.toml"))
+        .env("CARGO_TARGET_DIR", &target)
+        .env("TMPDIR", tmp.path())
+        .stderr(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .expect("spawns");
+    let mut stderr = child.stderr.take().expect("stderr");
+    let mut seen = String::new();
+    let mut buf = [0u8; 256];
+    while !seen.contains("probing") {
+        let n = stderr.read(&mut buf).expect("reads");
+        assert!(n > 0, "fptune ended before probing: {seen}");
+        seen.push_str(&String::from_utf8_lossy(&buf[..n]));
+    }
+    assert!(std::fs::read_dir(tmp.path()).expect("tmp").count() > 0, "a scratch dir exists while tuning");
+    // SAFETY: kill(2) on our own child's pid.
+    unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGINT) };
+    let status = child.wait().expect("waits");
+    let _ = stderr.read_to_string(&mut seen);
+    assert_eq!(status.code(), Some(5), "{seen}");
+    let left: Vec<_> = std::fs::read_dir(tmp.path()).expect("tmp").map(|e| e.expect("entry").path()).collect();
+    assert!(left.is_empty(), "scratch dirs left behind: {left:?}");
 }
