@@ -157,6 +157,17 @@ fn best_of(reps: usize, mut f: impl FnMut() -> f64) -> (Duration, f64) {
 }
 
 fn main() {
+    // `--count plain|tuned`: run one elimination once, for an instruction count under callgrind
+    // (benches/count.sh), which this noisy machine's clocks cannot give.
+    let args: Vec<String> = std::env::args().collect();
+    if let Some(at) = args.iter().position(|a| a == "--count") {
+        let r = match args.get(at + 1).map(String::as_str) {
+            Some("tuned") => tuned::elimination(black_box(150)),
+            _ => plain_impl::elimination(black_box(150)),
+        };
+        println!("{r}");
+        return;
+    }
     let n = 300;
     let x: Vec<f64> = (0..100_000).map(|i| (i as f64).sin()).collect();
     let y: Vec<f64> = (0..100_000).map(|i| (i as f64).cos()).collect();

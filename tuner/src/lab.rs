@@ -195,11 +195,16 @@ impl<'a> Lab<'a> {
 
     /// Runs a built program, its checks going to `out`.
     fn execute(&self, exe: &Path, out: &Path, timeout: Duration, log: &Path) -> Result<process::RunResult> {
+        self.execute_seeded(exe, out, timeout, log, self.settings.seed)
+    }
+
+    /// Runs a built program with a given seed of the stochastic arithmetic.
+    fn execute_seeded(&self, exe: &Path, out: &Path, timeout: Duration, log: &Path, seed: u64) -> Result<process::RunResult> {
         let _ = std::fs::remove_file(out);
         let cmd = Command::new(exe.as_os_str())
             .args(self.settings.args.iter())
             .env("FPTUNE_OUT", out.as_os_str())
-            .env("FPTUNE_SEED", self.settings.seed.to_string())
+            .env("FPTUNE_SEED", seed.to_string())
             .env("RUST_BACKTRACE", "0")
             .cwd(self.ws.root.clone());
         process::run(&cmd, timeout, log)
@@ -502,14 +507,7 @@ fn final_check(lab: &Lab<'_>, config: &Configuration, reference: &Reference, req
             None => Some(format!("the stochastic build failed: {}", built.first_error())),
             Some(exe) => {
                 let out = lab.logs.join("recheck-dsa.jsonl");
-                let _ = std::fs::remove_file(&out);
-                let cmd = Command::new(exe.as_os_str())
-                    .args(lab.settings.args.iter())
-                    .env("FPTUNE_OUT", out.as_os_str())
-                    .env("FPTUNE_SEED", lab.settings.seed.wrapping_add(1).to_string())
-                    .env("RUST_BACKTRACE", "0")
-                    .cwd(lab.ws.root.clone());
-                let ran = process::run(&cmd, lab.timeout, &log)?;
+                let ran = lab.execute_seeded(&exe, &out, lab.timeout, &log, lab.settings.seed.wrapping_add(1))?;
                 if ran.status.success() {
                     let run = validate::read_run(&out)?;
                     validate::validate(reference, &run.records, req, run.overflows()).map(|r| r.to_string())
