@@ -221,8 +221,8 @@ fn the_evidence_gives_the_reason_of_the_failing_step() {
     assert_eq!(
         shown,
         vec![
-            (0, "result[bf16,bf16,f64] has 1.5 exact digits (DSA), 4 required".to_string()),
-            (2, "result[f32,bf16,f32] has 1.5 exact digits (DSA), 4 required".to_string()),
+            (0, "result[bf16,bf16,f64] has 1.50 exact digits (DSA), 4 required".to_string()),
+            (2, "result[f32,bf16,f32] has 1.50 exact digits (DSA), 4 required".to_string()),
         ]
     );
     assert_eq!(result.evidence[0].log, Some("logs/bf16,bf16,f64.log".into()));
