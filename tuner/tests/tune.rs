@@ -108,10 +108,11 @@ fn tuning_finds_each_knobs_lowest_format_and_apply_writes_it() {
     let patch = std::fs::read_to_string(krate.join("fptune.out/tuned.patch")).expect("patch");
     assert!(patch.contains("+        let half: fptune::f16 = 0.5;"), "{patch}");
 
-    // A second run of the same source and settings tests nothing again.
-    let again = fptune(&krate, &["--digits", "2", "-j", "1"]);
+    // A second run of the same source and settings tests nothing again; with --json the report
+    // goes to stdout as JSON.
+    let again = fptune(&krate, &["--digits", "2", "-j", "1", "--json"]);
     assert_eq!(again.code, 0, "{}", again.stderr);
-    let r2 = report(&krate);
+    let r2: serde_json::Value = serde_json::from_str(&again.stdout).expect("--json prints the report");
     assert_eq!(r2["counts"]["compilations"], 0, "{}", again.stdout);
     assert_eq!(found(&r2), found(&r));
 
