@@ -144,7 +144,7 @@ fn tuning_finds_each_knobs_lowest_format_and_apply_writes_it() {
 }
 
 #[test]
-fn candidates_that_hang_give_nan_or_panic_are_invalid_and_the_search_goes_on() {
+fn candidates_that_hang_give_nan_panic_or_check_fewer_values_are_invalid_and_the_search_goes_on() {
     let (_dir, krate) = fixture("tune_trouble");
     let run = fptune(&krate, &["--digits", "3", "-j", "1", "--timeout", "5"]);
     assert_eq!(run.code, 0, "stdout:\n{}\nstderr:\n{}", run.stdout, run.stderr);
@@ -155,7 +155,8 @@ fn candidates_that_hang_give_nan_or_panic_are_invalid_and_the_search_goes_on() {
             ("tiny".into(), "f32".into()),
             ("big".into(), "f64".into()),
             ("gate".into(), "f32".into()),
-            ("fine".into(), "f16".into())
+            ("fine".into(), "f16".into()),
+            ("limit".into(), "f32".into())
         ]
     );
     let evidence: Vec<String> =
@@ -163,6 +164,7 @@ fn candidates_that_hang_give_nan_or_panic_are_invalid_and_the_search_goes_on() {
     assert!(evidence[0].contains("timed out"), "tiny: {}", evidence[0]);
     assert!(evidence[1].contains("not finite"), "big: {}", evidence[1]);
     assert!(evidence[2].contains("exited with code 101") && evidence[2].contains("gate moved"), "gate: {}", evidence[2]);
+    assert!(evidence[4].contains("checked 1 values, the reference checked 2"), "limit: {}", evidence[4]);
     assert!(r["counts"]["executions_failed"].as_u64().expect("count") >= 2);
 }
 
