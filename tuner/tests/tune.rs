@@ -265,3 +265,33 @@ fn ctrl_c_stops_cleanly_and_removes_the_scratch_dirs() {
     let left: Vec<_> = std::fs::read_dir(tmp.path()).expect("tmp").map(|e| e.expect("entry").path()).collect();
     assert!(left.is_empty(), "scratch dirs left behind: {left:?}");
 }
+
+#[test]
+fn options_choose_the_ladder_the_requirements_the_output_and_keep_scratch_dirs() {
+    let (_dir, krate) = fixture("tune_sum");
+    let out = tempfile::tempdir().expect("out dir");
+    let tmp = tempfile::tempdir().expect("tmp");
+    let target = Path::new(env!("CARGO_TARGET_TMPDIR")).join("tune-target");
+    let run = Command::new(env!("CARGO_BIN_EXE_cargo-fptune"))
+        .args(["fptune", "--digits", "2", "-j", "1", "--target", "bf16", "--digits-for", "recovered=1", "--seed", "7"])
+        .arg("--out")
+        .arg(out.path())
+        .arg("--leak-dirs")
+        .arg("--manifest-path")
+        .arg(krate.join("Cargo.toml"))
+        .env("CARGO_TARGET_DIR", &target)
+        .env("TMPDIR", tmp.path())
+        .output()
+        .expect("runs");
+    assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+    let r: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.path().join("report.json")).expect("report in --out")).expect("JSON");
+    assert_eq!(r["ladder"], serde_json::json!(["f64", "f32", "bf16"]));
+    assert_eq!(r["digits_for"]["recovered"], 1.0);
+    assert_eq!(r["seed"], 7);
+    // `half` is exact in bfloat16.
+    let formats: Vec<String> = found(&r).into_iter().map(|(_, f)| f).collect();
+    assert_eq!(formats[0], "bf16");
+    assert!(!krate.join("fptune.out").exists(), "--out moves the output");
+    assert!(std::fs::read_dir(tmp.path()).expect("tmp").count() > 0, "--leak-dirs keeps the scratch copies");
+}
