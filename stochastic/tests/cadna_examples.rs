@@ -46,6 +46,8 @@
 // The ports keep CADNA's C statements (`x = x * y`, index loops) as they are.
 #![allow(clippy::assign_op_pattern, clippy::needless_range_loop)]
 
+mod common;
+
 use std::collections::BTreeMap;
 use std::sync::{Mutex, MutexGuard, PoisonError};
 
@@ -340,33 +342,7 @@ fn ex2_second_order() -> (Option<Sf32>, Roots) {
 /// examplesC/ex3: pivots and determinant of Hilbert's matrix of size 11 by Gaussian elimination
 /// without pivoting, double.
 fn ex3_hilbert_11() -> (Vec<Sf64>, Sf64) {
-    let mut amat = [[Sf64::default(); 11]; 11];
-    for i in 1..=11 {
-        for j in 1..=11 {
-            amat[i - 1][j - 1] = 1.0 / Sf64::from((i + j - 1) as f64);
-        }
-    }
-    let mut det = Sf64::from(1.0);
-    let mut pivots = Vec::new();
-    let mut i = 0;
-    while i < 10 {
-        pivots.push(amat[i][i]);
-        det = det * amat[i][i];
-        let aux = 1.0 / amat[i][i];
-        for j in i + 1..11 {
-            amat[i][j] = amat[i][j] * aux;
-        }
-        for j in i + 1..11 {
-            let aux = amat[j][i];
-            for k in i + 1..11 {
-                amat[j][k] = amat[j][k] - aux * amat[i][k];
-            }
-        }
-        i += 1;
-    }
-    pivots.push(amat[i][i]);
-    det = det * amat[i][i];
-    (pivots, det)
+    common::cadna_hilbert::<f64>(11)
 }
 
 /// examplesC/ex4: Muller's recurrence `U(n) = 111 - 1130/U(n-1) + 3000/(U(n-1) U(n-2))`,

@@ -25,6 +25,8 @@
 // The ports keep CADNA's C statements (`x = x * y`, index loops) as they are.
 #![allow(clippy::assign_op_pattern, clippy::needless_range_loop)]
 
+mod common;
+
 use std::sync::{Mutex, MutexGuard, PoisonError};
 
 use fptune::stochastic::{self, Report};
@@ -50,34 +52,8 @@ fn serial() -> MutexGuard<'static, ()> {
 
 /// `examples_half/ex2_cad.cc`: returns p1, p2, p3 and D.
 fn hilbert_3<F: Format>() -> [Stochastic<F>; 4] {
-    let mut amat = [[Stochastic::<F>::default(); 3]; 3];
-    for i in 1..=3 {
-        for j in 1..=3 {
-            let s = Stochastic::<F>::from_f64((i + j - 1) as f64);
-            amat[i - 1][j - 1] = 1.0 / s;
-        }
-    }
-    let mut det = Stochastic::<F>::from_f64(1.0);
-    let mut pivots = Vec::new();
-    let mut i = 0;
-    while i < 2 {
-        pivots.push(amat[i][i]);
-        det = det * amat[i][i];
-        let aux = 1.0 / amat[i][i];
-        for j in i + 1..3 {
-            amat[i][j] = amat[i][j] * aux;
-        }
-        for j in i + 1..3 {
-            let aux = amat[j][i];
-            for k in i + 1..3 {
-                amat[j][k] = amat[j][k] - aux * amat[i][k];
-            }
-        }
-        i += 1;
-    }
-    pivots.push(amat[i][i]);
-    det = det * amat[i][i];
-    [pivots[0], pivots[1], pivots[2], det]
+    let (p, d) = common::cadna_hilbert::<F>(3);
+    [p[0], p[1], p[2], d]
 }
 
 /// Runs the program with each seed and checks the table's verdicts for one format (see the file's
