@@ -415,7 +415,6 @@ pub fn tune(settings: &Settings, ws: &Workspace, inv: &Inventory, console: &Cons
 
     // 3. The reference: every knob at its declared format, under DSA.
     console.stage("running the DSA reference");
-    let reference_run = Instant::now();
     let worker0 = lab.workers[0].lock().map_err(|_| TuneError::Internal(anyhow!("worker lock")))?;
     let files = lab.sources_of(&start, true).map_err(TuneError::internal)?;
     let log = lab.log_path("reference");
@@ -439,7 +438,6 @@ pub fn tune(settings: &Settings, ws: &Workspace, inv: &Inventory, console: &Cons
         )));
     }
     drop(worker0);
-    let reference_seconds = reference_run.elapsed().as_secs_f64();
     let records = validate::read_records(&out).map_err(TuneError::internal)?;
     let reference =
         validate::reference(records, &req).map_err(|e| TuneError::Requirement(anyhow!("{e}")))?;
@@ -447,7 +445,6 @@ pub fn tune(settings: &Settings, ws: &Workspace, inv: &Inventory, console: &Cons
         // A candidate may be slower than the reference (more iterations), not ten times.
         lab.timeout = Duration::from_secs_f64((10.0 * ran.elapsed.as_secs_f64()).max(20.0));
     }
-    let _ = reference_seconds;
 
     // 4. Delta Debugging over the units, once per ladder step.
     let key = cache_key(inv, settings, &lab.run);
