@@ -199,7 +199,7 @@ fn generalize_knob_params(item: &mut Item, aliases: &BTreeSet<String>) {
                 let name = pi.ident.clone();
                 let mutability = pi.mutability.take();
                 let span = pt.ty.span();
-                pt.ty = Box::new(parse_quote_spanned!(span=> impl ::fptune::__rt::Store<#ty>));
+                *pt.ty = parse_quote_spanned!(span=> impl ::fptune::__rt::Store<#ty>);
                 entry.push(parse_quote_spanned!(span=>
                     let #mutability #name: #ty = ::fptune::__rt::Store::store(#name);
                 ));
@@ -937,7 +937,7 @@ impl VisitMut for Rewriter {
                     // in the stochastic build, a stochastic one.
                     if let Some((digits, span)) = float_literal(&init.expr) {
                         let d: TokenStream = format!("{digits}f64").parse().unwrap_or_default();
-                        init.expr = Box::new(parse_quote_spanned!(span=> ::fptune::Sf64::from_f64(#d)));
+                        *init.expr = parse_quote_spanned!(span=> ::fptune::Sf64::from_f64(#d));
                     }
                 }
                 _ => {}
@@ -1040,7 +1040,7 @@ impl VisitMut for Rewriter {
                     segs.len() >= 2 && segs[segs.len() - 2] == "mem" && segs[segs.len() - 1] == "swap"
                 });
                 if is_swap {
-                    call.func = Box::new(parse_quote_spanned!(span=> ::fptune::__rt::swap));
+                    *call.func = parse_quote_spanned!(span=> ::fptune::__rt::swap);
                 }
                 let params = name.and_then(|n| self.cx.fns.get(&n).cloned());
                 self.rewrite_call_args(params.as_ref(), &mut call.args);

@@ -405,8 +405,7 @@ pub struct Top {
 /// Finds every knob of a tuned item (the item carrying `#[fptune::tune]`, whose own attribute has
 /// already been removed) and checks the markers. `top` is the item's own marker.
 pub fn discover(item: &Item, top: &Top) -> Discovery {
-    let mut d = Discoverer::default();
-    d.aliases = tuned_aliases(item, top);
+    let mut d = Discoverer { aliases: tuned_aliases(item, top), ..Discoverer::default() };
     d.top_level(item, top);
     d.check_groups();
     Discovery { knobs: d.knobs, errors: d.errors }

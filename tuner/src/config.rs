@@ -177,7 +177,7 @@ pub fn resolve(cli: &TuneArgs, meta: &Metadata, package_root: &Path) -> Result<S
     }
     let timeout = cli.timeout.or(meta.timeout);
     if let Some(t) = timeout {
-        if !(t > 0.0) {
+        if t.is_nan() || t <= 0.0 {
             bail!("--timeout {t}: give a positive number of seconds");
         }
     }

@@ -261,9 +261,9 @@ impl fmt::Display for Reason {
                 }
                 // A panic's message is the line after "panicked at"; otherwise the last line.
                 let lines: Vec<&str> = stderr_tail.lines().filter(|l| !l.trim().is_empty()).collect();
-                let panic = lines.iter().position(|l| l.contains("panicked at")).and_then(|i| {
+                let panic = lines.iter().position(|l| l.contains("panicked at")).map(|i| {
                     let message = lines.get(i + 1).copied().unwrap_or("");
-                    Some(format!("{} {}", lines[i].trim(), message.trim()))
+                    format!("{} {}", lines[i].trim(), message.trim())
                 });
                 let shown = panic.or_else(|| lines.last().map(|l| l.trim().to_string())).unwrap_or_default();
                 if !shown.is_empty() {
