@@ -1,17 +1,20 @@
-//! The persistent cache of outcomes, so that a configuration is never tested twice, not even
-//! across runs of the same problem.
+//! The persistent cache of candidate runs, so that a configuration is never built and run twice,
+//! not even across runs of the same crate, nor across requirements.
 //!
-//! The cache is one JSON file (`fptune.out/cache.json`) holding the outcomes of one *key*: a
-//! string the caller derives from everything that could change an outcome (the sources, the
-//! settings, the tool's version). Loading a file written under another key starts empty, since
-//! its outcomes are about another problem; saving then replaces it.
+//! What the cache stores is a [`CandidateRun`]: what building and running a configuration gave
+//! (its checked values, or how it failed), not a verdict. A verdict depends on the requirement and
+//! costs nothing to recompute, so one run serves every requirement: a batch over digits 1..=12,
+//! or a second `cargo fptune --digits 5` after `--digits 4`, builds only what it never built.
+//! Runs are keyed by configuration and seed (`None` for a native build).
+//!
+//! The cache is one JSON file (`fptune.out/cache.json`) holding the runs of one *key*: a string
+//! the caller derives from everything that could change a run (the sources, the program's
+//! arguments, the tool's version). Loading a file written under another key starts empty, since
+//! its runs are about another program; saving then replaces it.
 //!
 //! ```json
-//! { "version": 1, "key": "…", "outcomes": [ { "configuration": ["f64", "f32"], "invalid": null, … } ] }
+//! { "version": 2, "key": "…", "runs": [ { "configuration": ["f64", "f32"], "seed": 1, "result": { "kind": "finished", … }, … } ] }
 //! ```
-//!
-//! Outcomes are stored as measured (`cached: false`, real build and run seconds) and served with
-//! `cached: true` and zero seconds, since serving one costs nothing.
 
 use std::collections::HashMap;
 use std::fs;
@@ -21,17 +24,20 @@ use std::path::{Path, PathBuf};
 use anyhow::Context;
 use serde::{Deserialize, Serialize};
 
-use crate::model::{Configuration, Outcome};
+use crate::model::{CandidateRun, Configuration};
 
 /// Version of the file's layout; a file of another version is ignored (with a warning).
-const VERSION: u32 = 1;
+const VERSION: u32 = 2;
 
-/// Outcomes by configuration, for one key, optionally backed by a file.
+/// Which run of a configuration: its seed, or `None` for the native build.
+type RunKey = (Configuration, Option<u64>);
+
+/// Candidate runs by configuration and seed, for one key, optionally backed by a file.
 #[derive(Debug, Clone)]
 pub struct Cache {
     path: Option<PathBuf>,
     key: String,
-    outcomes: HashMap<Configuration, Outcome>,
+    runs: HashMap<RunKey, CandidateRun>,
     dirty: bool,
 }
 
@@ -40,22 +46,23 @@ pub struct Cache {
 struct FileOut<'a> {
     version: u32,
     key: &'a str,
-    outcomes: Vec<&'a Outcome>,
+    runs: Vec<&'a CandidateRun>,
 }
 
-/// The file's layout, as read: outcomes stay raw so that one bad entry costs only itself.
+/// The file's layout, as read: runs stay raw so that one bad entry costs only itself.
 #[derive(Deserialize)]
 struct FileIn {
     version: u32,
     key: String,
-    outcomes: Vec<serde_json::Value>,
+    #[serde(default)]
+    runs: Vec<serde_json::Value>,
 }
 
 impl Cache {
     /// A cache that lives only in memory (`save` does nothing): for tests, and for runs that
-    /// must not reuse earlier outcomes.
+    /// must not reuse earlier runs.
     pub fn in_memory(key: impl Into<String>) -> Cache {
-        Cache { path: None, key: key.into(), outcomes: HashMap::new(), dirty: false }
+        Cache { path: None, key: key.into(), runs: HashMap::new(), dirty: false }
     }
 
     /// Loads the cache of `key` from `path`.
@@ -94,20 +101,20 @@ impl Cache {
         if file.key != cache.key {
             return Ok((cache, None));
         }
-        let total = file.outcomes.len();
-        for value in file.outcomes {
-            if let Ok(outcome) = serde_json::from_value::<Outcome>(value) {
-                cache.outcomes.insert(outcome.configuration.clone(), outcome);
+        let total = file.runs.len();
+        for value in file.runs {
+            if let Ok(run) = serde_json::from_value::<CandidateRun>(value) {
+                cache.runs.insert((run.configuration.clone(), run.seed), run);
             }
         }
-        let dropped = total - cache.outcomes.len();
+        let dropped = total - cache.runs.len();
         let warning = (dropped > 0).then(|| {
-            format!("dropped {dropped} of the {total} outcomes in the cache {}: they are not valid", path.display())
+            format!("dropped {dropped} of the {total} runs in the cache {}: they are not valid", path.display())
         });
         Ok((cache, warning))
     }
 
-    /// The key the outcomes belong to.
+    /// The key the runs belong to.
     pub fn key(&self) -> &str {
         &self.key
     }
@@ -117,33 +124,24 @@ impl Cache {
         self.path.as_deref()
     }
 
-    /// How many outcomes it holds.
+    /// How many runs it holds.
     pub fn len(&self) -> usize {
-        self.outcomes.len()
+        self.runs.len()
     }
 
-    /// Whether it holds no outcome.
+    /// Whether it holds no run.
     pub fn is_empty(&self) -> bool {
-        self.outcomes.is_empty()
+        self.runs.is_empty()
     }
 
-    /// The outcome of `configuration`, if known, marked `cached` with zero seconds.
-    pub fn get(&self, configuration: &Configuration) -> Option<Outcome> {
-        self.outcomes.get(configuration).map(|stored| Outcome {
-            build_seconds: 0.0,
-            run_seconds: 0.0,
-            cached: true,
-            ..stored.clone()
-        })
+    /// The run of `configuration` with `seed` (`None`: native), if known.
+    pub fn get(&self, configuration: &Configuration, seed: Option<u64>) -> Option<&CandidateRun> {
+        self.runs.get(&(configuration.clone(), seed))
     }
 
-    /// Records an outcome (replacing any earlier one of the same configuration). Outcomes that
-    /// were themselves served from a cache are ignored: the measured one is already stored.
-    pub fn insert(&mut self, outcome: Outcome) {
-        if outcome.cached && self.outcomes.contains_key(&outcome.configuration) {
-            return;
-        }
-        self.outcomes.insert(outcome.configuration.clone(), outcome);
+    /// Records a run, replacing any earlier one of the same configuration and seed.
+    pub fn insert(&mut self, run: CandidateRun) {
+        self.runs.insert((run.configuration.clone(), run.seed), run);
         self.dirty = true;
     }
 
@@ -160,9 +158,9 @@ impl Cache {
         if !self.dirty {
             return Ok(());
         }
-        let mut outcomes: Vec<&Outcome> = self.outcomes.values().collect();
-        outcomes.sort_by(|a, b| a.configuration.cmp(&b.configuration));
-        let file = FileOut { version: VERSION, key: &self.key, outcomes };
+        let mut runs: Vec<&CandidateRun> = self.runs.values().collect();
+        runs.sort_by(|a, b| (&a.configuration, a.seed).cmp(&(&b.configuration, b.seed)));
+        let file = FileOut { version: VERSION, key: &self.key, runs };
         let dir = match path.parent() {
             Some(dir) if !dir.as_os_str().is_empty() => dir,
             _ => Path::new("."),
@@ -170,7 +168,7 @@ impl Cache {
         let write = || -> anyhow::Result<()> {
             fs::create_dir_all(dir)?;
             let mut temp = tempfile::NamedTempFile::new_in(dir)?;
-            serde_json::to_writer_pretty(&mut temp, &file)?;
+            serde_json::to_writer(&mut temp, &file)?;
             temp.write_all(b"\n")?;
             temp.as_file().sync_all()?;
             temp.persist(path)?;
@@ -185,15 +183,27 @@ impl Cache {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::{FloatFormat, Reason};
+    use crate::model::{FloatFormat, Record, RunResult};
 
-    fn outcome(formats: &[FloatFormat], valid: bool) -> Outcome {
-        Outcome {
+    fn run(formats: &[FloatFormat], finished: bool) -> CandidateRun {
+        let record = Record {
+            name: "x".into(),
+            index: 0,
+            format: "f64".into(),
+            stochastic: true,
+            samples: vec![1.0, 1.5, 2.0],
+            digits: 0.8,
+        };
+        CandidateRun {
             configuration: Configuration(formats.to_vec()),
-            invalid: (!valid).then(|| Reason::TooFewDigits { value: "x[0]".into(), digits: 2.5, required: 6.0 }),
+            seed: Some(1),
+            result: if finished {
+                RunResult::Finished { records: vec![record], overflows: 0 }
+            } else {
+                RunResult::BuildFailed { error: "mismatched types".into() }
+            },
             build_seconds: 3.0,
             run_seconds: 0.5,
-            cached: false,
             log: Some("logs/7.log".into()),
         }
     }
@@ -216,20 +226,22 @@ mod tests {
     }
 
     #[test]
-    fn saved_outcomes_come_back_marked_cached_with_zero_seconds() -> anyhow::Result<()> {
+    fn saved_runs_come_back_by_configuration_and_seed() -> anyhow::Result<()> {
         let (_dir, path) = temp_path();
         let (mut cache, _) = Cache::load(&path, "k")?;
-        cache.insert(outcome(&[F64, F32], true));
-        cache.insert(outcome(&[F32, F32], false));
+        cache.insert(run(&[F64, F32], true));
+        cache.insert(run(&[F32, F32], false));
+        cache.insert(CandidateRun { seed: None, ..run(&[F32, F32], true) });
         cache.save()?;
 
         let (cache, warning) = Cache::load(&path, "k")?;
         assert_eq!(warning, None);
-        assert_eq!(cache.len(), 2);
-        let got = cache.get(&Configuration(vec![F32, F32])).expect("the outcome is cached");
-        let expected = Outcome { cached: true, build_seconds: 0.0, run_seconds: 0.0, ..outcome(&[F32, F32], false) };
-        assert_eq!(got, expected);
-        assert_eq!(cache.get(&Configuration(vec![F16, F32])), None);
+        assert_eq!(cache.len(), 3);
+        let config = Configuration(vec![F32, F32]);
+        assert_eq!(cache.get(&config, Some(1)), Some(&run(&[F32, F32], false)));
+        assert_eq!(cache.get(&config, None), Some(&CandidateRun { seed: None, ..run(&[F32, F32], true) }));
+        assert_eq!(cache.get(&config, Some(2)), None);
+        assert_eq!(cache.get(&Configuration(vec![F16, F32]), Some(1)), None);
         Ok(())
     }
 
@@ -237,7 +249,7 @@ mod tests {
     fn a_file_of_another_key_gives_an_empty_cache_without_warning() -> anyhow::Result<()> {
         let (_dir, path) = temp_path();
         let (mut cache, _) = Cache::load(&path, "sources v1")?;
-        cache.insert(outcome(&[F64], true));
+        cache.insert(run(&[F64], true));
         cache.save()?;
 
         let (cache, warning) = Cache::load(&path, "sources v2")?;
@@ -250,13 +262,13 @@ mod tests {
     fn a_corrupt_file_gives_an_empty_cache_and_a_warning() -> anyhow::Result<()> {
         let (_dir, path) = temp_path();
         fs::create_dir_all(path.parent().expect("a parent"))?;
-        fs::write(&path, b"{ \"version\": 1, \"key\": \"k\", \"outc\xff")?;
+        fs::write(&path, b"{ \"version\": 2, \"key\": \"k\", \"outc\xff")?;
         let (mut cache, warning) = Cache::load(&path, "k")?;
         assert!(cache.is_empty());
         assert!(warning.expect("a warning").contains("not valid"));
 
         // The next save replaces the corrupt file.
-        cache.insert(outcome(&[F64], true));
+        cache.insert(run(&[F64], true));
         cache.save()?;
         let (cache, warning) = Cache::load(&path, "k")?;
         assert_eq!((cache.len(), warning), (1, None));
@@ -267,15 +279,15 @@ mod tests {
     fn an_unreadable_entry_is_dropped_alone_with_a_warning() -> anyhow::Result<()> {
         let (_dir, path) = temp_path();
         let (mut cache, _) = Cache::load(&path, "k")?;
-        cache.insert(outcome(&[F64], true));
-        cache.insert(outcome(&[F32], false));
+        cache.insert(run(&[F64], true));
+        cache.insert(run(&[F32], false));
         cache.save()?;
         let text = fs::read_to_string(&path)?.replacen("\"f32\"", "\"f8\"", 1);
         fs::write(&path, text)?;
 
         let (cache, warning) = Cache::load(&path, "k")?;
         assert_eq!(cache.len(), 1);
-        assert!(cache.get(&Configuration(vec![F64])).is_some());
+        assert!(cache.get(&Configuration(vec![F64]), Some(1)).is_some());
         assert!(warning.expect("a warning").contains("dropped 1 of the 2"));
         Ok(())
     }
@@ -284,7 +296,7 @@ mod tests {
     fn saving_leaves_no_temporary_file_behind() -> anyhow::Result<()> {
         let (_dir, path) = temp_path();
         let (mut cache, _) = Cache::load(&path, "k")?;
-        cache.insert(outcome(&[F64], true));
+        cache.insert(run(&[F64], true));
         cache.save()?;
         let dir = path.parent().expect("a parent");
         let names: Vec<_> = fs::read_dir(dir)?.map(|e| e.map(|e| e.file_name())).collect::<Result<_, _>>()?;
@@ -293,18 +305,20 @@ mod tests {
     }
 
     #[test]
-    fn a_cached_outcome_does_not_replace_the_measured_one() {
-        let mut cache = Cache::in_memory("k");
-        cache.insert(outcome(&[F64], true));
-        let served = cache.get(&Configuration(vec![F64])).expect("cached");
-        cache.insert(served);
-        assert_eq!(cache.outcomes[&Configuration(vec![F64])].build_seconds, 3.0);
+    fn a_file_of_the_previous_layout_is_ignored_with_a_warning() -> anyhow::Result<()> {
+        let (_dir, path) = temp_path();
+        fs::create_dir_all(path.parent().expect("a parent"))?;
+        fs::write(&path, r#"{ "version": 1, "key": "k", "outcomes": [] }"#)?;
+        let (cache, warning) = Cache::load(&path, "k")?;
+        assert!(cache.is_empty());
+        assert!(warning.expect("a warning").contains("layout version 1"));
+        Ok(())
     }
 
     #[test]
     fn an_in_memory_cache_saves_nowhere() -> anyhow::Result<()> {
         let mut cache = Cache::in_memory("k");
-        cache.insert(outcome(&[F64], true));
+        cache.insert(run(&[F64], true));
         cache.save()?;
         assert_eq!(cache.path(), None);
         Ok(())

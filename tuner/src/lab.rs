@@ -15,7 +15,7 @@ use crate::config::Settings;
 use crate::console::Console;
 use crate::convert;
 use crate::knobs::Inventory;
-use crate::model::{Configuration, FloatFormat, Knob, Outcome, Reason, Record, Unit};
+use crate::model::{CandidateRun, Configuration, FloatFormat, Knob, Outcome, Reason, Record, RunResult, Unit};
 use crate::probe::{self, DiagnosticLike, Probing, Round};
 use crate::process::{self, Command, Status};
 use crate::scratch::{Scratch, ScratchOptions};
@@ -115,6 +115,26 @@ pub struct Tuned {
     pub warnings: Vec<String>,
 }
 
+/// What every requirement of a crate shares, found once: the units (from the probe build), the
+/// start configuration and the DSA reference's checked values.
+#[derive(Debug, Clone)]
+pub struct Prepared {
+    /// The units to search.
+    pub units: Vec<Unit>,
+    /// Units that cannot be 16-bit (they receive a float literal), with the place.
+    pub capped: Vec<(usize, String)>,
+    /// Each unit's declared format.
+    pub start: Configuration,
+    /// The DSA reference's checked values (every knob at its declared format).
+    pub reference: Vec<Record>,
+    /// How many probe builds it took.
+    pub probe_rounds: usize,
+    /// Messages for the user.
+    pub warnings: Vec<String>,
+    /// Builds and time spent preparing.
+    pub counts: Counts,
+}
+
 /// One parallel worker: a scratch copy with its own warm target directory.
 #[derive(Debug)]
 struct Worker {
@@ -134,11 +154,13 @@ pub struct Lab<'a> {
     units: Vec<Unit>,
     capped: Vec<usize>,
     console: &'a Console,
+    cache: Mutex<Cache>,
+    warnings: Vec<String>,
 }
 
 impl<'a> Lab<'a> {
     /// Prepares the scratch copies (one per job), under `target/fptune/` of the workspace so
-    /// that builds stay warm across runs.
+    /// that builds stay warm across runs, and loads the cache of runs from `settings.out`.
     pub fn new(settings: &'a Settings, ws: &'a Workspace, inv: &'a Inventory, console: &'a Console) -> Result<Lab<'a>, TuneError> {
         let run = ws
             .run_target(settings.bin.as_deref(), settings.example.as_deref())
@@ -147,6 +169,8 @@ impl<'a> Lab<'a> {
         std::fs::create_dir_all(&logs)
             .with_context(|| format!("cannot create the output directory {}", logs.display()))
             .map_err(TuneError::Usage)?;
+        let key = cache_key(inv, settings, &run);
+        let (cache, warning) = Cache::load(settings.out.join("cache.json"), key).map_err(TuneError::internal)?;
         let mut workers = Vec::new();
         for i in 0..settings.jobs {
             let options = ScratchOptions {
@@ -169,6 +193,8 @@ impl<'a> Lab<'a> {
             units: Vec::new(),
             capped: Vec::new(),
             console,
+            cache: Mutex::new(cache),
+            warnings: warning.into_iter().collect(),
         })
     }
 
@@ -193,13 +219,8 @@ impl<'a> Lab<'a> {
         cargo::build(&self.build_options(&worker.scratch, stochastic), log)
     }
 
-    /// Runs a built program, its checks going to `out`.
-    fn execute(&self, exe: &Path, out: &Path, timeout: Duration, log: &Path) -> Result<process::RunResult> {
-        self.execute_seeded(exe, out, timeout, log, self.settings.seed)
-    }
-
-    /// Runs a built program with a given seed of the stochastic arithmetic.
-    fn execute_seeded(&self, exe: &Path, out: &Path, timeout: Duration, log: &Path, seed: u64) -> Result<process::RunResult> {
+    /// Runs a built program with a seed of the stochastic arithmetic, its checks going to `out`.
+    fn execute(&self, exe: &Path, out: &Path, log: &Path, seed: u64) -> Result<process::RunResult> {
         let _ = std::fs::remove_file(out);
         let cmd = Command::new(exe.as_os_str())
             .args(self.settings.args.iter())
@@ -207,7 +228,7 @@ impl<'a> Lab<'a> {
             .env("FPTUNE_SEED", seed.to_string())
             .env("RUST_BACKTRACE", "0")
             .cwd(self.ws.root.clone());
-        process::run(&cmd, timeout, log)
+        process::run(&cmd, self.timeout, log)
     }
 
     /// The sources of a configuration: knobs at their formats, and for the stochastic build
@@ -232,55 +253,96 @@ impl<'a> Lab<'a> {
         self.logs.join(format!("{what}.log"))
     }
 
-    /// Builds and runs one configuration and judges it.
-    fn candidate(&self, worker: &Worker, config: &Configuration, reference: &Reference, req: &Requirement) -> Result<Outcome> {
+    /// The run of a configuration with `seed` (`None`: native) known from the cache, unless it
+    /// timed out under a shorter timeout than today's.
+    fn recall_run(&self, config: &Configuration, seed: Option<u64>) -> Option<CandidateRun> {
+        let cache = self.cache.lock().ok()?;
+        let run = cache.get(config, seed)?;
+        match run.result {
+            RunResult::TimedOut { seconds } if seconds < self.timeout.as_secs_f64() => None,
+            _ => Some(run.clone()),
+        }
+    }
+
+    /// The run of a configuration with `seed` (`None`: native), from the cache or built and run
+    /// now on `worker` (and then cached); `true` when it came from the cache.
+    fn run_config(&self, worker: &Worker, config: &Configuration, seed: Option<u64>) -> Result<(CandidateRun, bool)> {
+        if let Some(run) = self.recall_run(config, seed) {
+            return Ok((run, true));
+        }
+        let run = self.build_and_run(worker, config, seed)?;
+        self.cache.lock().map_err(|_| anyhow!("the cache lock is poisoned"))?.insert(run.clone());
+        Ok((run, false))
+    }
+
+    /// Writes the cache of runs to its file.
+    fn save_cache(&self) -> Result<()> {
+        self.cache.lock().map_err(|_| anyhow!("the cache lock is poisoned"))?.save()
+    }
+
+    /// Builds and runs one configuration: under DSA with `seed`, or natively (`None`, run three
+    /// times and timed by the fastest).
+    fn build_and_run(&self, worker: &Worker, config: &Configuration, seed: Option<u64>) -> Result<CandidateRun> {
         let key = config.key().replace(',', "-");
-        let log = self.log_path(&key);
+        let tag = match seed {
+            Some(s) if s == self.settings.seed => key,
+            Some(s) => format!("{key}-seed{s}"),
+            None => format!("{key}-native"),
+        };
+        let log = self.log_path(&tag);
         let _ = std::fs::remove_file(&log);
-        let rel_log = log.strip_prefix(&self.settings.out).map(Path::to_path_buf).ok();
-        let mut outcome = Outcome {
+        let mut run = CandidateRun {
             configuration: config.clone(),
-            invalid: None,
+            seed,
+            result: RunResult::Finished { records: Vec::new(), overflows: 0 },
             build_seconds: 0.0,
             run_seconds: 0.0,
-            cached: false,
-            log: rel_log,
+            log: log.strip_prefix(&self.settings.out).map(Path::to_path_buf).ok(),
         };
         if let Some(u) = self.capped.iter().find(|&&u| matches!(config.0[u], FloatFormat::F16 | FloatFormat::BF16)) {
             // rustc says a float literal reaches this unit: no 16-bit format can compile.
-            outcome.invalid = Some(Reason::BuildFailed {
+            run.result = RunResult::BuildFailed {
                 error: format!("unit {u} receives a float literal, which cannot be a 16-bit float (found by the probe build; not built)"),
-            });
-            return Ok(outcome);
+            };
+            return Ok(run);
         }
-        let files = self.sources_of(config, true)?;
-        let built = self.build(worker, &files, true, &log)?;
-        outcome.build_seconds = built.elapsed.as_secs_f64();
+        let files = self.sources_of(config, seed.is_some())?;
+        let built = self.build(worker, &files, seed.is_some(), &log)?;
+        run.build_seconds = built.elapsed.as_secs_f64();
         let Some(exe) = built.executable.clone().filter(|_| built.success) else {
-            outcome.invalid = Some(Reason::BuildFailed { error: built.first_error() });
-            return Ok(outcome);
+            run.result = RunResult::BuildFailed { error: built.first_error() };
+            return Ok(run);
         };
-        let out = self.logs.join(format!("{key}.jsonl"));
-        let ran = self.execute(&exe, &out, self.timeout, &log)?;
-        outcome.run_seconds = ran.elapsed.as_secs_f64();
-        outcome.invalid = match ran.status {
-            Status::TimedOut => Some(Reason::TimedOut { seconds: self.timeout.as_secs_f64() }),
-            Status::Exited(0) => {
-                let run = validate::read_run(&out)?;
-                validate::validate(reference, &run.records, req, run.overflows())
+        let out = self.logs.join(format!("{tag}.jsonl"));
+        let times = if seed.is_some() { 1 } else { 3 };
+        let mut fastest = f64::INFINITY;
+        for _ in 0..times {
+            let ran = self.execute(&exe, &out, &log, seed.unwrap_or(self.settings.seed))?;
+            fastest = fastest.min(ran.elapsed.as_secs_f64());
+            run.run_seconds = fastest;
+            run.result = match ran.status {
+                Status::TimedOut => RunResult::TimedOut { seconds: self.timeout.as_secs_f64() },
+                Status::Exited(0) => {
+                    let checked = validate::read_run(&out)?;
+                    RunResult::Finished { overflows: checked.overflows(), records: checked.records }
+                }
+                Status::Exited(code) => {
+                    RunResult::Crashed { code: Some(code), signal: None, stderr_tail: ran.stderr_tail(2000) }
+                }
+                Status::Signaled(sig) => {
+                    RunResult::Crashed { code: None, signal: Some(sig), stderr_tail: ran.stderr_tail(2000) }
+                }
+            };
+            if !matches!(run.result, RunResult::Finished { .. }) {
+                break;
             }
-            Status::Exited(code) => {
-                Some(Reason::Crashed { code: Some(code), signal: None, stderr_tail: ran.stderr_tail(2000) })
-            }
-            Status::Signaled(sig) => {
-                Some(Reason::Crashed { code: None, signal: Some(sig), stderr_tail: ran.stderr_tail(2000) })
-            }
-        };
-        Ok(outcome)
+        }
+        Ok(run)
     }
 }
 
-/// The search's oracle: a batch runs on the workers in parallel.
+/// The search's oracle: a batch runs on the workers in parallel; configurations already run
+/// (this session, an earlier requirement, an earlier run) are recalled from the cache.
 struct LabOracle<'l, 'a> {
     lab: &'l Lab<'a>,
     reference: &'l Reference,
@@ -288,8 +350,14 @@ struct LabOracle<'l, 'a> {
 }
 
 impl Oracle for LabOracle<'_, '_> {
+    fn recall(&mut self, config: &Configuration) -> Option<Outcome> {
+        let run = self.lab.recall_run(config, Some(self.lab.settings.seed))?;
+        Some(run.outcome(validate::verdict(self.reference, &run, self.req), true))
+    }
+
     fn test(&mut self, batch: &[Configuration]) -> Result<Vec<Outcome>> {
         let (lab, reference, req) = (self.lab, self.reference, self.req);
+        let seed = Some(lab.settings.seed);
         let mut results: Vec<Option<Result<Outcome>>> = (0..batch.len()).map(|_| None).collect();
         for (chunk_start, chunk) in batch.chunks(lab.workers.len()).enumerate().map(|(i, c)| (i * lab.workers.len(), c)) {
             let outcomes: Vec<Result<Outcome>> = std::thread::scope(|s| {
@@ -300,7 +368,8 @@ impl Oracle for LabOracle<'_, '_> {
                         s.spawn(move || {
                             let worker = worker.lock().map_err(|_| anyhow!("a worker panicked"))?;
                             lab.console.candidate(config);
-                            lab.candidate(&worker, config, reference, req)
+                            let (run, cached) = lab.run_config(&worker, config, seed)?;
+                            Ok(run.outcome(validate::verdict(reference, &run, req), cached))
                         })
                     })
                     .collect();
@@ -310,6 +379,8 @@ impl Oracle for LabOracle<'_, '_> {
                 results[chunk_start + i] = Some(o);
             }
         }
+        // Saved after each batch, so an interrupted search loses nothing.
+        lab.save_cache()?;
         results.into_iter().map(|r| r.unwrap_or_else(|| Err(anyhow!("a candidate was not run")))).collect()
     }
 }
@@ -330,7 +401,9 @@ fn diagnostics(built: &BuildResult) -> Vec<DiagnosticLike> {
         .collect()
 }
 
-/// The key of the persistent cache: the sources, the settings that change outcomes, the tool.
+/// The key of the persistent cache: everything that changes what a configuration's run gives
+/// (the sources, the program and its arguments, the tool), and nothing that only changes the
+/// verdict (the digits) or which configurations are tried (the ladder). Seeds are kept per run.
 fn cache_key(inv: &Inventory, settings: &Settings, run: &RunTarget) -> String {
     let mut h = Sha256::new();
     h.update(env!("CARGO_PKG_VERSION"));
@@ -340,8 +413,7 @@ fn cache_key(inv: &Inventory, settings: &Settings, run: &RunTarget) -> String {
         h.update(text.as_bytes());
         h.update([0]);
     }
-    h.update(serde_json::to_string(&settings.digits).unwrap_or_default());
-    h.update(format!("{:?}|{:?}|{}|{}", settings.ladder, settings.args, settings.seed, run.name()));
+    h.update(format!("{:?}|{}", settings.args, run.name()));
     h.finalize().iter().map(|b| format!("{b:02x}")).collect()
 }
 
@@ -349,17 +421,33 @@ fn declared_start(knobs: &[Knob], units: &[Unit]) -> Configuration {
     Configuration(units.iter().map(|u| knobs[u.knobs[0]].declared).collect())
 }
 
-/// Runs the whole tuning.
+/// Runs the whole tuning for the requirement of `settings`.
 pub fn tune(settings: &Settings, ws: &Workspace, inv: &Inventory, console: &Console) -> Result<Tuned, TuneError> {
     let started = Instant::now();
-    let mut counts = Counts::default();
-    let mut warnings = Vec::new();
     let mut lab = Lab::new(settings, ws, inv, console)?;
-    let req = Requirement::from(&settings.digits);
+    let prepared = prepare(&mut lab)?;
+    let mut tuned = tune_for(&lab, &prepared, &Requirement::from(&settings.digits))?;
+    tuned.counts.other_builds += prepared.counts.other_builds;
+    tuned.counts.total_seconds = started.elapsed().as_secs_f64();
+    Ok(tuned)
+}
+
+fn lock<'w>(lab: &'w Lab<'_>, i: usize) -> Result<std::sync::MutexGuard<'w, Worker>, TuneError> {
+    lab.workers[i].lock().map_err(|_| TuneError::Internal(anyhow!("a worker's lock is poisoned")))
+}
+
+/// What every requirement shares: the original's native run (it must build, run and check
+/// something), the probe build (units), and the DSA reference (every knob at its declared
+/// format).
+pub fn prepare(lab: &mut Lab<'_>) -> Result<Prepared, TuneError> {
+    let started = Instant::now();
+    let mut counts = Counts::default();
+    let mut warnings = std::mem::take(&mut lab.warnings);
+    let console = lab.console;
 
     // 1. The original, native: it must build and run, and check something.
     console.stage("building and running the original crate");
-    let worker0 = lab.workers[0].lock().map_err(|_| TuneError::Internal(anyhow!("worker lock")))?;
+    let worker0 = lock(lab, 0)?;
     let log = lab.log_path("original");
     let built = lab.build(&worker0, &[], false, &log).map_err(TuneError::internal)?;
     counts.other_builds += 1;
@@ -371,12 +459,12 @@ pub fn tune(settings: &Settings, ws: &Workspace, inv: &Inventory, console: &Cons
         )));
     };
     let out = lab.logs.join("original.jsonl");
-    let ran = lab.execute(&exe, &out, lab.timeout, &log).map_err(TuneError::internal)?;
+    let ran = lab.execute(&exe, &out, &log, lab.settings.seed).map_err(TuneError::internal)?;
     if !ran.status.success() {
         return Err(TuneError::Original(anyhow!(
             "the original program {} with {:?}: {}\n(full log: {})",
             ran.status,
-            settings.args,
+            lab.settings.args,
             ran.stderr_tail(2000),
             log.display()
         )));
@@ -386,15 +474,15 @@ pub fn tune(settings: &Settings, ws: &Workspace, inv: &Inventory, console: &Cons
         return Err(TuneError::Usage(anyhow!(
             "the original program ran but checked no value: its fptune::check! calls were not reached \
              with the arguments {:?} (give them with --args)",
-            settings.args
+            lab.settings.args
         )));
     }
 
     // 2. The probe build: which knobs rustc forces to share a type.
     console.stage("probing which knobs must share a type");
-    let mut probing = Probing::new(inv.knobs.clone());
+    let mut probing = Probing::new(lab.inv.knobs.clone());
     loop {
-        let files = probing.sources(&inv.sources).map_err(|e| TuneError::Internal(anyhow!("{e}")))?;
+        let files = probing.sources(&lab.inv.sources).map_err(|e| TuneError::Internal(anyhow!("{e}")))?;
         let log = lab.log_path(&format!("probe-{}", probing.rounds() + 1));
         let built = lab.build(&worker0, &files, false, &log).map_err(TuneError::internal)?;
         counts.other_builds += 1;
@@ -403,6 +491,7 @@ pub fn tune(settings: &Settings, ws: &Workspace, inv: &Inventory, console: &Cons
             break;
         }
     }
+    drop(worker0);
     let units = probing.units();
     let capped = probe::units_without_16bit(&units, probing.couplings());
     for u in &probing.couplings().unexplained {
@@ -410,52 +499,59 @@ pub fn tune(settings: &Settings, ws: &Workspace, inv: &Inventory, console: &Cons
     }
     lab.units = units.clone();
     lab.capped = capped.keys().copied().collect();
-    let start = declared_start(&inv.knobs, &units);
-    drop(worker0);
+    let start = declared_start(&lab.inv.knobs, &units);
 
     // 3. The reference: every knob at its declared format, under DSA.
     console.stage("running the DSA reference");
-    let worker0 = lab.workers[0].lock().map_err(|_| TuneError::Internal(anyhow!("worker lock")))?;
-    let files = lab.sources_of(&start, true).map_err(TuneError::internal)?;
-    let log = lab.log_path("reference");
-    let built = lab.build(&worker0, &files, true, &log).map_err(TuneError::internal)?;
-    counts.other_builds += 1;
-    let Some(exe) = built.executable.clone().filter(|_| built.success) else {
-        return Err(TuneError::Internal(anyhow!(
-            "the stochastic build of the original does not compile (a case fptune does not convert yet): {}\n(full log: {})",
-            built.first_error(),
-            log.display()
-        )));
-    };
-    let out = lab.logs.join("reference.jsonl");
-    let ran = lab.execute(&exe, &out, lab.timeout, &log).map_err(TuneError::internal)?;
-    if !ran.status.success() {
-        return Err(TuneError::Original(anyhow!(
-            "the original program under DSA {}: {}\n(full log: {})",
-            ran.status,
-            ran.stderr_tail(2000),
-            log.display()
-        )));
-    }
+    let worker0 = lock(lab, 0)?;
+    let (reference, cached) =
+        lab.run_config(&worker0, &start, Some(lab.settings.seed)).map_err(TuneError::internal)?;
     drop(worker0);
-    let records = validate::read_records(&out).map_err(TuneError::internal)?;
-    let reference =
-        validate::reference(records, &req).map_err(|e| TuneError::Requirement(anyhow!("{e}")))?;
-    if settings.timeout.is_none() {
+    lab.save_cache().map_err(TuneError::internal)?;
+    counts.other_builds += usize::from(!cached);
+    let log = reference.log.as_ref().map(|l| lab.settings.out.join(l).display().to_string()).unwrap_or_default();
+    let records = match &reference.result {
+        RunResult::Finished { records, .. } => records.clone(),
+        RunResult::BuildFailed { error } => {
+            return Err(TuneError::Internal(anyhow!(
+                "the stochastic build of the original does not compile (a case fptune does not convert yet): {error}\n(full log: {log})"
+            )))
+        }
+        _ => {
+            let failure = reference.failure().map(|r| r.to_string()).unwrap_or_default();
+            return Err(TuneError::Original(anyhow!("the original program under DSA failed: {failure}\n(full log: {log})")));
+        }
+    };
+    if lab.settings.timeout.is_none() {
         // A candidate may be slower than the reference (more iterations), not ten times.
-        lab.timeout = Duration::from_secs_f64((10.0 * ran.elapsed.as_secs_f64()).max(20.0));
+        lab.timeout = Duration::from_secs_f64((10.0 * reference.run_seconds).max(20.0));
     }
+    counts.total_seconds = started.elapsed().as_secs_f64();
+    Ok(Prepared {
+        units,
+        capped: capped.into_iter().collect(),
+        start,
+        reference: records,
+        probe_rounds: probing.rounds(),
+        warnings,
+        counts,
+    })
+}
 
-    // 4. Delta Debugging over the units, once per ladder step.
-    let key = cache_key(inv, settings, &lab.run);
-    let (mut cache, warning) =
-        Cache::load(settings.out.join("cache.json"), key).map_err(TuneError::internal)?;
-    warnings.extend(warning);
-    let problem = Problem { units: &units, start: &start, ladder: &settings.ladder };
-    let options = SearchOptions { jobs: settings.jobs, ..SearchOptions::default() };
-    let mut oracle = LabOracle { lab: &lab, reference: &reference, req: &req };
-    let result = search::search(&problem, &options, &mut oracle, &mut cache, &mut |e| console.event(e))
-        .map_err(TuneError::internal)?;
+/// Tunes a prepared crate for one requirement: Delta Debugging over the units, once per ladder
+/// step, then the final checks. Runs known from the cache (an earlier requirement, an earlier
+/// run) are not repeated.
+pub fn tune_for(lab: &Lab<'_>, prepared: &Prepared, req: &Requirement) -> Result<Tuned, TuneError> {
+    let started = Instant::now();
+    let mut counts = Counts::default();
+    let reference = validate::reference(prepared.reference.clone(), req)
+        .map_err(|e| TuneError::Requirement(anyhow!("{e}")))?;
+
+    let problem = Problem { units: &prepared.units, start: &prepared.start, ladder: &lab.settings.ladder };
+    let options = SearchOptions { jobs: lab.settings.jobs, ..SearchOptions::default() };
+    let mut oracle = LabOracle { lab, reference: &reference, req };
+    let console = lab.console;
+    let result = search::search(&problem, &options, &mut oracle, &mut |e| console.event(e)).map_err(TuneError::internal)?;
     for o in &result.tested {
         if o.cached {
             counts.cached += 1;
@@ -475,94 +571,68 @@ pub fn tune(settings: &Settings, ws: &Workspace, inv: &Inventory, console: &Cons
         }
     }
 
-    // 5. The configuration found, rebuilt natively: its results and its speed.
-    console.stage("re-checking the configuration natively");
-    let final_check = final_check(&lab, &result.configuration, &reference, &req, &mut counts).map_err(TuneError::internal)?;
+    // The configuration found, re-run with another seed and rebuilt natively.
+    console.stage("re-checking the configuration (DSA with another seed, then natively)");
+    let final_check = final_check(lab, prepared, &result.configuration, &reference, req, &mut counts).map_err(TuneError::internal)?;
     counts.total_seconds = started.elapsed().as_secs_f64();
     Ok(Tuned {
-        units,
-        capped: capped.into_iter().collect(),
-        start,
+        units: prepared.units.clone(),
+        capped: prepared.capped.clone(),
+        start: prepared.start.clone(),
         search: result,
         reference: reference.records.clone(),
         counts,
         final_check,
-        probe_rounds: probing.rounds(),
-        warnings,
+        probe_rounds: prepared.probe_rounds,
+        warnings: prepared.warnings.clone(),
     })
 }
 
-fn final_check(lab: &Lab<'_>, config: &Configuration, reference: &Reference, req: &Requirement, counts: &mut Counts) -> Result<FinalCheck> {
-    let worker = lab.workers[0].lock().map_err(|_| anyhow!("worker lock"))?;
+fn final_check(
+    lab: &Lab<'_>,
+    prepared: &Prepared,
+    config: &Configuration,
+    reference: &Reference,
+    req: &Requirement,
+    counts: &mut Counts,
+) -> Result<FinalCheck> {
+    let worker = lab.workers[0].lock().map_err(|_| anyhow!("a worker's lock is poisoned"))?;
+    let mut run = |config: &Configuration, seed: Option<u64>| -> Result<CandidateRun> {
+        let (run, cached) = lab.run_config(&worker, config, seed)?;
+        counts.other_builds += usize::from(!cached && run.build_seconds > 0.0);
+        Ok(run)
+    };
     // An independent DSA run of the configuration found: other random roundings.
-    let dsa_recheck = {
-        let files = lab.sources_of(config, true)?;
-        let log = lab.log_path("recheck-dsa");
-        let built = lab.build(&worker, &files, true, &log)?;
-        counts.other_builds += 1;
-        match built.executable.clone().filter(|_| built.success) {
-            None => Some(format!("the stochastic build failed: {}", built.first_error())),
-            Some(exe) => {
-                let out = lab.logs.join("recheck-dsa.jsonl");
-                let ran = lab.execute_seeded(&exe, &out, lab.timeout, &log, lab.settings.seed.wrapping_add(1))?;
-                if ran.status.success() {
-                    let run = validate::read_run(&out)?;
-                    validate::validate(reference, &run.records, req, run.overflows()).map(|r| r.to_string())
-                } else {
-                    Some(format!("the program {}: {}", ran.status, ran.stderr_tail(2000)))
-                }
-            }
-        }
+    let dsa = run(config, Some(lab.settings.seed.wrapping_add(1)))?;
+    let dsa_recheck = validate::verdict(reference, &dsa, req).map(|r| r.to_string());
+    // Native runs of the original and of the configuration found, each timed by its fastest of
+    // three (the original's from the cache, when an earlier requirement timed it).
+    let original = run(&prepared.start, None)?;
+    let original_seconds = match original.failure() {
+        None => original.run_seconds,
+        Some(reason) => return Err(anyhow!("the original, rebuilt natively: {reason}")),
     };
-    let best_of = |exe: &Path, tag: &str| -> Result<(f64, Vec<Record>)> {
-        let out = lab.logs.join(format!("{tag}.jsonl"));
-        let log = lab.log_path(tag);
-        let mut best = f64::INFINITY;
-        for _ in 0..3 {
-            let ran = lab.execute(exe, &out, lab.timeout, &log)?;
-            if !ran.status.success() {
-                return Err(anyhow!("the native program {}: {}", ran.status, ran.stderr_tail(2000)));
-            }
-            best = best.min(ran.elapsed.as_secs_f64());
-        }
-        Ok((best, validate::read_records(&out)?))
+    let tuned = run(config, None)?;
+    drop(worker);
+    lab.save_cache()?;
+    if let Some(w) = lab.workers.first() {
+        w.lock().map_err(|_| anyhow!("a worker's lock is poisoned"))?.scratch.restore_all()?;
+    }
+    let (reason, tightest, tuned_seconds) = match &tuned.result {
+        RunResult::Finished { records, .. } => (
+            validate::validate(reference, records, req, 0),
+            validate::worst(reference, records, req).map(|w| (w.value.clone(), w.digits_in_common, w.required)),
+            tuned.run_seconds,
+        ),
+        // The native build of the configuration can behave differently from its DSA run (a
+        // branch decided otherwise): report it, do not lose the search.
+        _ => (tuned.failure(), None, f64::NAN),
     };
-    let build_native = |files: &[(String, String)], tag: &str| -> Result<PathBuf> {
-        let built = lab.build(&worker, files, false, &lab.log_path(tag))?;
-        built.executable.clone().filter(|_| built.success).ok_or_else(|| anyhow!("{tag}: {}", built.first_error()))
-    };
-    let tuned_files = lab.sources_of(config, false)?;
-    let tuned_exe = build_native(&tuned_files, "final-native")?;
-    // Copy it aside: the next build overwrites the executable.
-    let tuned_copy = lab.logs.join("final-native.bin");
-    std::fs::copy(&tuned_exe, &tuned_copy).context("keeping the tuned executable")?;
-    let original_exe = build_native(&[], "original-native")?;
-    counts.other_builds += 2;
-    let (original_seconds, _) = best_of(&original_exe, "original-native")?;
-    worker.scratch.restore_all()?;
-    // The native build of the configuration can behave differently from its DSA run (a branch
-    // decided otherwise): report it, do not lose the search.
-    let (tuned_seconds, records) = match best_of(&tuned_copy, "final-native") {
-        Ok(r) => r,
-        Err(e) => {
-            return Ok(FinalCheck {
-                dsa_recheck_valid: dsa_recheck.is_none(),
-                dsa_recheck_reason: dsa_recheck,
-                meets_requirement: false,
-                reason: Some(format!("{e:#}")),
-                tightest: None,
-                original_seconds,
-                tuned_seconds: f64::NAN,
-            })
-        }
-    };
-    let reason = validate::validate(reference, &records, req, 0);
-    let tightest = validate::worst(reference, &records, req).map(|w| (w.value.clone(), w.digits_in_common, w.required));
     Ok(FinalCheck {
         dsa_recheck_valid: dsa_recheck.is_none(),
         dsa_recheck_reason: dsa_recheck,
         meets_requirement: reason.is_none(),
-        reason: reason.map(|r| r.to_string()),
+        reason: reason.map(|r| format!("the native build: {r}")),
         tightest,
         original_seconds,
         tuned_seconds,

@@ -159,8 +159,10 @@ pub struct Record {
     /// Whether the value carried DSA samples.
     pub stochastic: bool,
     /// Samples (non-finite ones as NaN/inf).
+    #[serde(with = "float_json::vec")]
     pub samples: Vec<f64>,
     /// DSA digit estimate.
+    #[serde(with = "float_json")]
     pub digits: f64,
 }
 
@@ -312,5 +314,179 @@ impl Outcome {
     /// Whether the configuration is valid.
     pub fn is_valid(&self) -> bool {
         self.invalid.is_none()
+    }
+}
+
+/// What building and running one configuration gave, whatever the requirement: the cache stores
+/// these, so a run serves every requirement (a batch over digits tests each configuration once).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CandidateRun {
+    /// The configuration.
+    pub configuration: Configuration,
+    /// The seed of its stochastic arithmetic, or `None` for a native build.
+    pub seed: Option<u64>,
+    /// What happened.
+    pub result: RunResult,
+    /// Seconds spent compiling.
+    pub build_seconds: f64,
+    /// Seconds spent running (for a native run timed several times: the fastest).
+    pub run_seconds: f64,
+    /// The candidate's log, relative to the output dir.
+    pub log: Option<PathBuf>,
+}
+
+/// How a candidate's build and run ended.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "kind")]
+pub enum RunResult {
+    /// It did not compile (or cannot: the probe build said so).
+    BuildFailed {
+        /// rustc's first error.
+        error: String,
+    },
+    /// Killed at the timeout.
+    TimedOut {
+        /// The timeout.
+        seconds: f64,
+    },
+    /// It exited with an error or was killed by a signal.
+    Crashed {
+        /// Exit code, if it exited.
+        code: Option<i32>,
+        /// Signal, if killed.
+        signal: Option<i32>,
+        /// The end of its standard error.
+        stderr_tail: String,
+    },
+    /// It ran to the end: its checked values.
+    Finished {
+        /// The checked values, in order.
+        records: Vec<Record>,
+        /// 16-bit overflows the stochastic runtime detected before the last check.
+        overflows: u64,
+    },
+}
+
+impl CandidateRun {
+    /// The outcome of this run under a verdict (`None`: valid), with its times, or with zero
+    /// times and `cached` when it is served again.
+    pub fn outcome(&self, invalid: Option<Reason>, cached: bool) -> Outcome {
+        let (build_seconds, run_seconds) = if cached { (0.0, 0.0) } else { (self.build_seconds, self.run_seconds) };
+        Outcome { configuration: self.configuration.clone(), invalid, build_seconds, run_seconds, cached, log: self.log.clone() }
+    }
+
+    /// The reason it is invalid whatever the requirement (no build, a crash, a timeout), if any.
+    pub fn failure(&self) -> Option<Reason> {
+        match &self.result {
+            RunResult::BuildFailed { error } => Some(Reason::BuildFailed { error: error.clone() }),
+            RunResult::TimedOut { seconds } => Some(Reason::TimedOut { seconds: *seconds }),
+            RunResult::Crashed { code, signal, stderr_tail } => {
+                Some(Reason::Crashed { code: *code, signal: *signal, stderr_tail: stderr_tail.clone() })
+            }
+            RunResult::Finished { .. } => None,
+        }
+    }
+}
+
+/// Serde for floats that may be infinite or NaN, which JSON cannot spell: they are written as the
+/// strings `"inf"`, `"-inf"` and `"NaN"` (as `check!` writes them), and read back from those and
+/// their usual variants.
+pub mod float_json {
+    use serde::{de, Deserialize, Deserializer, Serializer};
+
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum Number {
+        Finite(f64),
+        Special(String),
+    }
+
+    fn value<E: de::Error>(n: Number) -> Result<f64, E> {
+        match n {
+            Number::Finite(x) => Ok(x),
+            Number::Special(s) => match s.as_str() {
+                "inf" | "+inf" | "Infinity" | "+Infinity" => Ok(f64::INFINITY),
+                "-inf" | "-Infinity" => Ok(f64::NEG_INFINITY),
+                "NaN" | "nan" | "-NaN" => Ok(f64::NAN),
+                other => Err(E::custom(format!(
+                    "`{other}` is not a number (expected a number, \"inf\", \"-inf\" or \"NaN\")"
+                ))),
+            },
+        }
+    }
+
+    fn write<S: Serializer>(x: f64, s: S) -> Result<S::Ok, S::Error> {
+        if x.is_finite() {
+            s.serialize_f64(x)
+        } else if x.is_nan() {
+            s.serialize_str("NaN")
+        } else if x > 0.0 {
+            s.serialize_str("inf")
+        } else {
+            s.serialize_str("-inf")
+        }
+    }
+
+    /// Writes one float.
+    pub fn serialize<S: Serializer>(x: &f64, s: S) -> Result<S::Ok, S::Error> {
+        write(*x, s)
+    }
+
+    /// Reads one float.
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<f64, D::Error> {
+        value(Number::deserialize(d)?)
+    }
+
+    /// The same for a `Vec<f64>`.
+    pub mod vec {
+        use serde::ser::SerializeSeq;
+        use serde::{Deserialize, Deserializer, Serializer};
+
+        struct One(f64);
+
+        impl serde::Serialize for One {
+            fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                super::write(self.0, s)
+            }
+        }
+
+        /// Writes the floats.
+        pub fn serialize<S: Serializer>(xs: &[f64], s: S) -> Result<S::Ok, S::Error> {
+            let mut seq = s.serialize_seq(Some(xs.len()))?;
+            for &x in xs {
+                seq.serialize_element(&One(x))?;
+            }
+            seq.end()
+        }
+
+        /// Reads the floats.
+        pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<f64>, D::Error> {
+            Vec::<super::Number>::deserialize(d)?.into_iter().map(super::value).collect()
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn records_with_infinite_and_nan_samples_survive_json() {
+        let record = Record {
+            name: "y".into(),
+            index: 3,
+            format: "f16".into(),
+            stochastic: true,
+            samples: vec![f64::INFINITY, f64::NEG_INFINITY, 1.5],
+            digits: f64::NAN,
+        };
+        let text = serde_json::to_string(&record).expect("serialises");
+        assert!(text.contains(r#"["inf","-inf",1.5]"#), "{text}");
+        let back: Record = serde_json::from_str(&text).expect("deserialises");
+        assert_eq!(back.samples, record.samples);
+        assert!(back.digits.is_nan());
+        let bad = text.replace("\"inf\"", "\"lots\"");
+        let error = serde_json::from_str::<Record>(&bad).expect_err("refused").to_string();
+        assert!(error.contains("`lots` is not a number"), "{error}");
     }
 }

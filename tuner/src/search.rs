@@ -31,8 +31,9 @@
 //!
 //! # Never twice
 //!
-//! Every outcome is kept for the whole search (across passes) and stored in the [`Cache`], which
-//! is consulted before the [`Oracle`]: no configuration is tested twice, not even across runs.
+//! Every outcome is kept for the whole search (across passes), and before testing a configuration
+//! the search asks the oracle to [recall](Oracle::recall) it (the tuner's oracle answers from its
+//! persistent cache of runs): no configuration is tested twice, not even across runs.
 //!
 //! # Batches
 //!
@@ -59,7 +60,6 @@ use std::path::PathBuf;
 use anyhow::{bail, ensure};
 use serde::{Deserialize, Serialize};
 
-use crate::cache::Cache;
 use crate::model::{Configuration, FloatFormat, Ladder, Outcome, Reason, Unit};
 
 /// Tests configurations: builds and runs candidates and validates their results.
@@ -68,6 +68,12 @@ pub trait Oracle {
     /// run in parallel. Returns one outcome per configuration, in the same order, each with the
     /// configuration it was asked for.
     fn test(&mut self, batch: &[Configuration]) -> anyhow::Result<Vec<Outcome>>;
+
+    /// The outcome of a configuration known without testing it (from an earlier run), with
+    /// `cached: true` and zero seconds; `None` (the default) when it must be tested.
+    fn recall(&mut self, _configuration: &Configuration) -> Option<Outcome> {
+        None
+    }
 }
 
 /// What the search is asked to tune.
@@ -212,27 +218,23 @@ pub struct SearchResult {
 /// Finds, for each unit, the lowest format of the ladder such that the configuration stays
 /// valid, by Delta Debugging (see the [module documentation](self)).
 ///
-/// `on_event` hears of each pass and of each outcome as it becomes known. The cache is saved
-/// after each batch the oracle tests, so an interrupted search loses nothing.
+/// `on_event` hears of each pass and of each outcome as it becomes known.
 ///
 /// # Errors
 ///
 /// When the problem is inconsistent (a start configuration of the wrong length, a unit whose id
 /// is not its index, an empty or repetitive ladder, a unit that is not pinned starting off the
-/// ladder), when the oracle fails or answers something else than it was asked, and when the
-/// cache cannot be saved.
+/// ladder), and when the oracle fails or answers something else than it was asked.
 pub fn search(
     problem: &Problem<'_>,
     options: &SearchOptions,
     oracle: &mut dyn Oracle,
-    cache: &mut Cache,
     on_event: &mut dyn FnMut(&SearchEvent),
 ) -> anyhow::Result<SearchResult> {
     check_problem(problem)?;
     let Problem { units, start, ladder } = *problem;
     let mut session = Session {
         oracle,
-        cache,
         on_event,
         jobs: options.jobs.max(1),
         known: HashMap::new(),
@@ -434,10 +436,9 @@ fn one_step_lower(units: &[Unit], ladder: &Ladder, current: &Configuration) -> V
         .collect()
 }
 
-/// The search's memory of outcomes, in front of the cache and the oracle.
+/// The search's memory of outcomes, in front of the oracle.
 struct Session<'a> {
     oracle: &'a mut dyn Oracle,
-    cache: &'a mut Cache,
     on_event: &'a mut dyn FnMut(&SearchEvent),
     jobs: usize,
     known: HashMap<Configuration, Outcome>,
@@ -449,13 +450,13 @@ struct Session<'a> {
 }
 
 impl Session<'_> {
-    /// Whether `configuration` is valid, if known to this search or to the cache (an outcome
-    /// from the cache is then recorded as looked at).
+    /// Whether `configuration` is valid, if known to this search or recalled by the oracle (a
+    /// recalled outcome is then recorded as looked at).
     fn lookup(&mut self, configuration: &Configuration) -> Option<bool> {
         if let Some(outcome) = self.known.get(configuration) {
             return Some(outcome.is_valid());
         }
-        let outcome = self.cache.get(configuration)?;
+        let outcome = self.oracle.recall(configuration)?;
         let valid = outcome.is_valid();
         self.cached += 1;
         self.record(outcome);
@@ -516,9 +517,8 @@ impl Session<'_> {
                 outcome.configuration
             );
             self.fresh += 1;
-            self.cache.insert(outcome.clone());
             self.record(outcome);
         }
-        self.cache.save()
+        Ok(())
     }
 }

@@ -21,34 +21,11 @@ use std::path::Path;
 use anyhow::{bail, Context as _};
 use serde::{Deserialize, Serialize};
 
-use crate::model::{Reason, Record};
+use crate::model::{CandidateRun, Reason, Record, RunResult};
 
 // ----------------------------------------------------------------------------------------------
 // Reading a run's records
 // ----------------------------------------------------------------------------------------------
-
-/// A number as `check!` writes it: a JSON number, or `"inf"`, `"-inf"`, `"NaN"` for the values JSON
-/// cannot spell.
-#[derive(Deserialize)]
-#[serde(untagged)]
-enum JsonNumber {
-    Finite(f64),
-    Special(String),
-}
-
-impl JsonNumber {
-    fn value(self) -> Result<f64, String> {
-        match self {
-            JsonNumber::Finite(x) => Ok(x),
-            JsonNumber::Special(s) => match s.as_str() {
-                "inf" | "+inf" | "Infinity" | "+Infinity" => Ok(f64::INFINITY),
-                "-inf" | "-Infinity" => Ok(f64::NEG_INFINITY),
-                "NaN" | "nan" | "-NaN" => Ok(f64::NAN),
-                other => Err(format!("`{other}` is not a number (expected a number, \"inf\", \"-inf\" or \"NaN\")")),
-            },
-        }
-    }
-}
 
 /// One line of an `FPTUNE_OUT` file as written (fields a newer runtime adds are ignored).
 #[derive(Deserialize)]
@@ -57,8 +34,10 @@ struct JsonRecord {
     index: usize,
     format: String,
     stochastic: bool,
-    samples: Vec<JsonNumber>,
-    digits: JsonNumber,
+    #[serde(with = "crate::model::float_json::vec")]
+    samples: Vec<f64>,
+    #[serde(with = "crate::model::float_json")]
+    digits: f64,
     /// Instabilities detected in the run so far (absent when none).
     #[serde(default)]
     instabilities: BTreeMap<String, u64>,
@@ -66,7 +45,7 @@ struct JsonRecord {
 
 impl JsonRecord {
     fn into_record(self) -> Result<Record, String> {
-        let samples = self.samples.into_iter().map(JsonNumber::value).collect::<Result<Vec<_>, _>>()?;
+        let samples = self.samples;
         if samples.is_empty() {
             return Err("the record has no samples".into());
         }
@@ -76,7 +55,7 @@ impl JsonRecord {
             format: self.format,
             stochastic: self.stochastic,
             samples,
-            digits: self.digits.value()?,
+            digits: self.digits,
         })
     }
 }
@@ -413,6 +392,15 @@ pub fn validate(reference: &Reference, candidate: &[Record], req: &Requirement, 
         }
     }
     None
+}
+
+/// The verdict on a candidate's run under a requirement: its failure to build or run, or
+/// [`validate`] of what it checked.
+pub fn verdict(reference: &Reference, run: &CandidateRun, req: &Requirement) -> Option<Reason> {
+    match &run.result {
+        RunResult::Finished { records, overflows } => validate(reference, records, req, *overflows),
+        _ => run.failure(),
+    }
 }
 
 /// The reason one value fails, if it does.
