@@ -56,6 +56,9 @@ pub enum Command {
     List(ListArgs),
     /// Applies `fptune.out/tuned.patch` to the sources (refused if they changed since tuning).
     Apply(ApplyArgs),
+    /// Tunes several crates for a range of digit requirements; writes a table and a chart per
+    /// crate.
+    Batch(BatchArgs),
 }
 
 /// Which package and target.
@@ -136,6 +139,39 @@ pub struct ApplyArgs {
     pub out: Option<PathBuf>,
 }
 
+/// `cargo fptune batch`.
+#[derive(Debug, Args, Clone, Default)]
+pub struct BatchArgs {
+    /// The crates: directories (or their Cargo.toml).
+    #[arg(value_name = "CRATE")]
+    pub crates: Vec<PathBuf>,
+    /// Requirements: numbers and ranges, `1..=12`, `1..8` (8 excluded), `2,4,6`, `1..=4,8`.
+    #[arg(long, value_name = "LIST", default_value = "1..=12")]
+    pub digits: String,
+    /// Precision ladder: `ieee` (f64, f32, f16), `bf16` (f64, f32, bf16), or a target file.
+    #[arg(long, value_name = "NAME|FILE")]
+    pub target: Option<String>,
+    /// Candidates built and run in parallel (default: the number of cores).
+    #[arg(short = 'j', long, value_name = "N")]
+    pub jobs: Option<usize>,
+    /// Seconds a candidate may run before it is killed (default: 10 x the reference's run time,
+    /// at least 20 s).
+    #[arg(long, value_name = "SECS")]
+    pub timeout: Option<f64>,
+    /// Random seed of the stochastic arithmetic (default: 1).
+    #[arg(long, value_name = "N")]
+    pub seed: Option<u64>,
+    /// Output directory (default: `fptune.batch` in the current directory).
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
+    /// Print the tables as JSON on stdout (no progress).
+    #[arg(long)]
+    pub json: bool,
+    /// Keep the scratch directories (for debugging).
+    #[arg(long)]
+    pub leak_dirs: bool,
+}
+
 impl Cli {
     /// Parses the process arguments; as a cargo subcommand the second argument is `fptune`.
     pub fn from_env() -> Result<Cli, clap::Error> {
@@ -189,6 +225,16 @@ mod tests {
     fn list_and_apply_are_subcommands() {
         assert!(matches!(parse(&["cargo-fptune", "list"]).command, Some(Command::List(_))));
         assert!(matches!(parse(&["cargo-fptune", "apply", "--out", "x"]).command, Some(Command::Apply(_))));
+    }
+
+    #[test]
+    fn batch_takes_crates_and_a_digit_list() {
+        let cli = parse(&["cargo-fptune", "batch", "samples/a", "samples/b", "--digits", "1..=8", "-j", "1"]);
+        let Some(Command::Batch(b)) = cli.command else { panic!("not batch") };
+        assert_eq!(b.crates, vec![PathBuf::from("samples/a"), PathBuf::from("samples/b")]);
+        assert_eq!((b.digits.as_str(), b.jobs), ("1..=8", Some(1)));
+        let Some(Command::Batch(b)) = parse(&["cargo-fptune", "batch", "x"]).command else { panic!("not batch") };
+        assert_eq!(b.digits, "1..=12");
     }
 
     #[test]

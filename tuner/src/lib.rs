@@ -22,3 +22,6 @@ pub mod validate;
 
 pub mod cache;
 pub mod search;
+
+pub mod batch;
+pub mod chart;

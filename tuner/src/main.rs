@@ -1,5 +1,6 @@
 //! `cargo fptune`: see `cargo fptune --help`.
 
+use cargo_fptune::batch;
 use cargo_fptune::cli::{exit, Cli, Command, TuneArgs};
 use cargo_fptune::config;
 use cargo_fptune::console::Console;
@@ -22,6 +23,7 @@ fn main() {
     let code = match cli.command {
         Some(Command::List(args)) => list(&args),
         Some(Command::Apply(args)) => apply(&args),
+        Some(Command::Batch(args)) => batch(&args),
         None => tune(&cli.tune),
     };
     std::process::exit(code);
@@ -63,6 +65,34 @@ fn apply(args: &cargo_fptune::cli::ApplyArgs) -> i32 {
         Ok(files) => {
             println!("applied the tuned configuration to {}", files.join(", "));
             exit::SUCCESS
+        }
+        Err(e) => fail(exit::USAGE, &e),
+    }
+}
+
+fn batch(args: &cargo_fptune::cli::BatchArgs) -> i32 {
+    if let Err(e) = process::install_ctrlc_handler() {
+        return fail(exit::INTERNAL, &e);
+    }
+    let result = batch::run(args);
+    scratch::remove_all_live();
+    match result {
+        Ok(outcome) => {
+            if args.json {
+                match serde_json::to_string_pretty(&outcome.tables) {
+                    Ok(j) => println!("{j}"),
+                    Err(e) => return fail(exit::INTERNAL, &e.into()),
+                }
+            } else {
+                for t in &outcome.tables {
+                    println!("{}", t.markdown());
+                }
+                println!("tables and charts in {} (summary.md)", outcome.out.display());
+            }
+            if outcome.code == exit::INTERRUPTED {
+                eprintln!("interrupted: scratch directories removed");
+            }
+            outcome.code
         }
         Err(e) => fail(exit::USAGE, &e),
     }

@@ -113,6 +113,16 @@ impl Ladder {
 }
 
 /// A configuration: the format of every unit, indexed by unit id.
+/// How many of `formats` are half (any 16-bit format), single and double: the paper's
+/// `#half-#single-#double`.
+pub fn census(formats: &[FloatFormat]) -> (usize, usize, usize) {
+    formats.iter().fold((0, 0, 0), |(h, s, d), f| match f {
+        FloatFormat::F16 | FloatFormat::BF16 => (h + 1, s, d),
+        FloatFormat::F32 => (h, s + 1, d),
+        FloatFormat::F64 => (h, s, d + 1),
+    })
+}
+
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 pub struct Configuration(pub Vec<FloatFormat>);
 
@@ -124,15 +134,7 @@ impl Configuration {
 
     /// Count of units at each format: `(f16+bf16, f32, f64)` as the paper's `#half-#single-#double`.
     pub fn census(&self) -> (usize, usize, usize) {
-        let mut c = (0, 0, 0);
-        for f in &self.0 {
-            match f {
-                FloatFormat::F16 | FloatFormat::BF16 => c.0 += 1,
-                FloatFormat::F32 => c.1 += 1,
-                FloatFormat::F64 => c.2 += 1,
-            }
-        }
-        c
+        census(&self.0)
     }
 
     /// Short text, e.g. `f64,f32,f16`.

@@ -125,14 +125,7 @@ pub fn write(settings: &Settings, ws: &Workspace, inv: &Inventory, tuned: &Tuned
             KnobRow { knob: k.clone(), unit, found: config.0[unit], evidence }
         })
         .collect();
-    let mut census = (0, 0, 0);
-    for row in &knobs {
-        match row.found {
-            FloatFormat::F16 | FloatFormat::BF16 => census.0 += 1,
-            FloatFormat::F32 => census.1 += 1,
-            FloatFormat::F64 => census.2 += 1,
-        }
-    }
+    let census = crate::model::census(&knobs.iter().map(|row| row.found).collect::<Vec<_>>());
 
     // The tuned sources, the patch, and what apply needs.
     let tuned_dir = out.join("tuned");

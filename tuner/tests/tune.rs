@@ -295,3 +295,53 @@ fn options_choose_the_ladder_the_requirements_the_output_and_keep_scratch_dirs()
     assert!(!krate.join("fptune.out").exists(), "--out moves the output");
     assert!(std::fs::read_dir(tmp.path()).expect("tmp").count() > 0, "--leak-dirs keeps the scratch copies");
 }
+
+#[test]
+fn batch_tunes_each_requirement_once_per_run_and_writes_tables_and_charts() {
+    let (dir, krate) = fixture("tune_sum");
+    let missing = dir.path().join("no_such_crate");
+    let out = dir.path().join("batch");
+    let target = Path::new(env!("CARGO_TARGET_TMPDIR")).join("tune-target");
+    let run = Command::new(env!("CARGO_BIN_EXE_cargo-fptune"))
+        .args(["fptune", "batch", "-j", "1", "--digits", "1..=3,17", "--json", "--out"])
+        .arg(&out)
+        .arg(&krate)
+        .arg(&missing)
+        .env("CARGO_TARGET_DIR", &target)
+        .output()
+        .expect("cargo-fptune runs");
+    let stdout = String::from_utf8_lossy(&run.stdout);
+    // The crate that cannot be read fails the batch (usage), after the other one was tuned.
+    assert_eq!(run.status.code(), Some(2), "{stdout}\n{}", String::from_utf8_lossy(&run.stderr));
+    let tables: serde_json::Value = serde_json::from_str(&stdout).expect("--json prints the tables");
+    assert_eq!(tables.as_array().map(Vec::len), Some(2));
+    let (table, bad) = (&tables[0], &tables[1]);
+    assert!(bad["error"].as_str().is_some_and(|e| e.contains("cargo metadata")), "{bad}");
+
+    assert_eq!(table["package"], "tune_sum");
+    let rows = table["rows"].as_array().expect("rows");
+    assert_eq!(rows.iter().map(|r| r["digits"].as_f64().expect("digits")).collect::<Vec<_>>(), [1.0, 2.0, 3.0, 17.0]);
+    for row in &rows[..3] {
+        assert_eq!(row["status"], "tuned", "{row}");
+        assert_eq!((&row["dsa_recheck_valid"], &row["native_valid"]), (&true.into(), &true.into()), "{row}");
+        let dir = out.join("tune_sum").join(row["report"].as_str().expect("a report"));
+        let report: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(dir.join("report.json")).expect("report.json")).expect("JSON");
+        assert_eq!(report["digits"], row["digits"]);
+        assert_eq!(report["census"], row["census"], "the table and the report agree");
+    }
+    // The same configuration as a single run finds, for 2 digits (see the first test).
+    assert_eq!(rows[1]["census"], serde_json::json!([2, 1, 1]));
+    // Later requirements judge earlier runs again instead of running them again.
+    assert!(rows[1]["from_cache"].as_u64() > Some(0) && rows[2]["from_cache"].as_u64() > Some(0), "{rows:?}");
+    assert!(rows[3]["status"].as_str().is_some_and(|s| s.starts_with("exceeds the reference")), "{}", rows[3]);
+
+    for name in ["table.md", "table.csv", "table.json", "chart.svg", "chart.png"] {
+        let path = out.join("tune_sum").join(name);
+        assert!(std::fs::metadata(&path).is_ok_and(|m| m.len() > 0), "{}", path.display());
+    }
+    let md = std::fs::read_to_string(out.join("tune_sum/table.md")).expect("table.md");
+    assert!(md.contains("| 2 | 2-1-1 |"), "{md}");
+    let summary = std::fs::read_to_string(out.join("summary.md")).expect("summary.md");
+    assert!(summary.contains("tune_sum/chart.png") && summary.contains("no_such_crate"), "{summary}");
+}

@@ -1,0 +1,590 @@
+//! `cargo fptune batch`: tunes several crates, each for a range of digit requirements, and writes
+//! a table and a chart per crate.
+//!
+//! Each crate is prepared once (original run, probe build, DSA reference: [`lab::prepare`]) and
+//! then tuned for each requirement in increasing order ([`lab::tune_for`]) on the same warm
+//! workers, with one cache of runs: a configuration run for one requirement is judged again, not
+//! run again, for the next ones. A requirement above what the reference itself has is a row that
+//! says so, not a failure.
+//!
+//! Output, under `--out` (default `fptune.batch/`):
+//!
+//! ```text
+//! summary.md                        every crate's table
+//! <package>/table.md .csv .json     the table: digits, #half-#single-#double, executions, ...
+//! <package>/chart.svg .png          knobs per format (stacked bars) and tuning time (line)
+//! <package>/digits-<d>/             the full report of one requirement (report.md, tuned.patch, ...)
+//! <package>/logs/, cache.json       candidate logs and the cache of runs
+//! ```
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use anyhow::{anyhow, bail, Context, Result};
+use serde::{Deserialize, Serialize};
+
+use crate::cli::{exit, BatchArgs, PackageArgs, TuneArgs};
+use crate::config::{self, Digits};
+use crate::console::Console;
+use crate::knobs;
+use crate::lab::{self, Lab, TuneError};
+use crate::model::{census, FloatFormat};
+use crate::report;
+use crate::validate::Requirement;
+use crate::workspace::Workspace;
+
+/// Version of `table.json`'s layout.
+pub const SCHEMA: u32 = 1;
+
+/// Parses a list of digit requirements: numbers, inclusive ranges `a..=b`, half-open ranges
+/// `a..b`, separated by commas (`1..=12`, `2,4,6`, `1..=4,8`). Sorted, without repeats.
+///
+/// # Errors
+///
+/// When a part is not a whole number of digits from 1 to 17 or a range is empty.
+pub fn parse_digits(spec: &str) -> Result<Vec<f64>> {
+    let number = |s: &str| -> Result<u32> {
+        let n: u32 = s.trim().parse().map_err(|_| anyhow!("`{}` is not a whole number of digits", s.trim()))?;
+        if !(1..=17).contains(&n) {
+            bail!("{n} digits: give requirements between 1 and 17");
+        }
+        Ok(n)
+    };
+    let mut all = Vec::new();
+    for part in spec.split(',').filter(|p| !p.trim().is_empty()) {
+        let range = if let Some((a, b)) = part.split_once("..=") {
+            number(a)?..=number(b)?
+        } else if let Some((a, b)) = part.split_once("..") {
+            let (a, b) = (number(a)?, number(b)?);
+            if b <= a {
+                bail!("`{}` is an empty range (did you mean {a}..={b}?)", part.trim());
+            }
+            a..=b - 1
+        } else {
+            let n = number(part)?;
+            n..=n
+        };
+        if range.is_empty() {
+            bail!("`{}` is an empty range", part.trim());
+        }
+        all.extend(range);
+    }
+    if all.is_empty() {
+        bail!("--digits `{spec}` names no requirement: give e.g. 1..=12, or 2,4,6");
+    }
+    all.sort_unstable();
+    all.dedup();
+    Ok(all.into_iter().map(f64::from).collect())
+}
+
+/// One requirement of one crate.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Row {
+    /// Required digits.
+    pub digits: f64,
+    /// `tuned`, or why there is no configuration (the requirement exceeds the reference, an
+    /// error).
+    pub status: String,
+    /// Knobs per format: (#half, #single, #double), half counting any 16-bit format.
+    pub census: Option<(usize, usize, usize)>,
+    /// The format found for each knob, in knob order.
+    pub formats: Vec<FloatFormat>,
+    /// Candidates built and run for this requirement.
+    pub executions: usize,
+    /// Candidates that crashed or timed out.
+    pub executions_failed: usize,
+    /// Candidates judged from runs of earlier requirements (or earlier batches), not run again.
+    pub from_cache: usize,
+    /// Candidate builds.
+    pub compilations: usize,
+    /// Of which failed.
+    pub compilations_failed: usize,
+    /// Wall time of this requirement: search and re-checks.
+    pub seconds: Option<f64>,
+    /// Whether an independent DSA run (another seed) of the configuration is valid.
+    pub dsa_recheck_valid: Option<bool>,
+    /// Whether the native build of the configuration meets the requirement.
+    pub native_valid: Option<bool>,
+    /// Native run time of the original over the tuned one (> 1: the tuned one is faster).
+    pub speedup: Option<f64>,
+    /// The requirement's report directory, relative to the crate's batch directory.
+    pub report: Option<String>,
+}
+
+/// The table of one crate.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CrateTable {
+    /// Layout version ([`SCHEMA`]).
+    pub schema: u32,
+    /// Package name.
+    pub package: String,
+    /// Its manifest.
+    pub manifest: PathBuf,
+    /// Program arguments.
+    pub args: Vec<String>,
+    /// The ladder.
+    pub ladder: Vec<FloatFormat>,
+    /// Number of knobs.
+    pub knobs: usize,
+    /// Number of units (knobs rustc or the user grouped count once).
+    pub units: usize,
+    /// The fewest exact digits of a checked value of the DSA reference.
+    pub reference_digits: Option<f64>,
+    /// Seconds spent preparing (original run, probe build, reference).
+    pub prepare_seconds: f64,
+    /// Builds spent preparing.
+    pub prepare_builds: usize,
+    /// One row per requirement, in increasing order.
+    pub rows: Vec<Row>,
+    /// Wall time for the crate.
+    pub total_seconds: f64,
+    /// Why the crate could not be tuned at all, if so.
+    pub error: Option<String>,
+}
+
+impl CrateTable {
+    fn empty(package: &str, manifest: &Path) -> CrateTable {
+        CrateTable {
+            schema: SCHEMA,
+            package: package.to_string(),
+            manifest: manifest.to_path_buf(),
+            args: Vec::new(),
+            ladder: Vec::new(),
+            knobs: 0,
+            units: 0,
+            reference_digits: None,
+            prepare_seconds: 0.0,
+            prepare_builds: 0,
+            rows: Vec::new(),
+            total_seconds: 0.0,
+            error: None,
+        }
+    }
+
+    /// The table in Markdown, with the paper's columns first.
+    pub fn markdown(&self) -> String {
+        let mut s = String::new();
+        let _ = writeln!(s, "### `{}`\n", self.package);
+        if let Some(e) = &self.error {
+            let _ = writeln!(s, "Not tuned: {e}\n");
+            return s;
+        }
+        let ladder = self.ladder.iter().map(|f| f.short()).collect::<Vec<_>>().join(" -> ");
+        let reference = self.reference_digits.map(|d| format!("{d:.1}")).unwrap_or_else(|| "?".into());
+        let _ = writeln!(
+            s,
+            "{} knobs ({} units), ladder {ladder}, arguments {:?}; the DSA reference's least accurate checked value has {reference} exact digits. \
+             Preparation (original run, probe build, reference): {:.1} s, {} builds.\n",
+            self.knobs, self.units, self.args, self.prepare_seconds, self.prepare_builds
+        );
+        let _ = writeln!(
+            s,
+            "| digits | #half-#single-#double | executions | from cache | compilations (failed) | time (s) | re-checked: DSA, native | native speedup |"
+        );
+        let _ = writeln!(s, "|---:|:---:|---:|---:|---:|---:|:---:|---:|");
+        for r in &self.rows {
+            match r.census {
+                Some((h, si, d)) => {
+                    let yes = |b: Option<bool>| match b {
+                        Some(true) => "yes",
+                        Some(false) => "NO",
+                        None => "-",
+                    };
+                    let _ = writeln!(
+                        s,
+                        "| {} | {h}-{si}-{d} | {} | {} | {} ({}) | {:.1} | {}, {} | {} |",
+                        r.digits,
+                        r.executions,
+                        r.from_cache,
+                        r.compilations,
+                        r.compilations_failed,
+                        r.seconds.unwrap_or(f64::NAN),
+                        yes(r.dsa_recheck_valid),
+                        yes(r.native_valid),
+                        r.speedup.map(|x| format!("{x:.2}x")).unwrap_or_else(|| "-".into()),
+                    );
+                }
+                None => {
+                    let _ = writeln!(s, "| {} | {} | | | | | | |", r.digits, r.status);
+                }
+            }
+        }
+        s
+    }
+
+    /// The table as CSV, one row per requirement.
+    ///
+    /// # Errors
+    ///
+    /// When the CSV writer fails.
+    pub fn csv(&self) -> Result<String> {
+        let mut w = csv::Writer::from_writer(Vec::new());
+        w.write_record([
+            "package", "digits", "status", "half", "single", "double", "executions", "executions_failed", "from_cache",
+            "compilations", "compilations_failed", "seconds", "dsa_recheck_valid", "native_valid", "speedup",
+        ])?;
+        let opt = |x: Option<String>| x.unwrap_or_default();
+        for r in &self.rows {
+            let (h, si, d) = r.census.map(|(h, s, d)| (h.to_string(), s.to_string(), d.to_string())).unwrap_or_default();
+            w.write_record([
+                self.package.clone(),
+                r.digits.to_string(),
+                r.status.clone(),
+                h,
+                si,
+                d,
+                r.executions.to_string(),
+                r.executions_failed.to_string(),
+                r.from_cache.to_string(),
+                r.compilations.to_string(),
+                r.compilations_failed.to_string(),
+                opt(r.seconds.map(|x| format!("{x:.3}"))),
+                opt(r.dsa_recheck_valid.map(|b| b.to_string())),
+                opt(r.native_valid.map(|b| b.to_string())),
+                opt(r.speedup.map(|x| format!("{x:.3}"))),
+            ])?;
+        }
+        let bytes = w.into_inner().map_err(|e| anyhow!("{e}"))?;
+        Ok(String::from_utf8(bytes)?)
+    }
+
+    /// Writes `table.md`, `table.csv`, `table.json`, `chart.svg` and `chart.png` into `dir`.
+    ///
+    /// # Errors
+    ///
+    /// When a file cannot be written.
+    pub fn write(&self, dir: &Path) -> Result<()> {
+        std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+        let write = |name: &str, text: String| {
+            let path = dir.join(name);
+            std::fs::write(&path, text).with_context(|| format!("writing {}", path.display()))
+        };
+        write("table.md", self.markdown())?;
+        write("table.csv", self.csv()?)?;
+        write("table.json", serde_json::to_string_pretty(self)? + "\n")?;
+        if self.error.is_none() {
+            crate::chart::draw(self, &dir.join("chart.svg"), &dir.join("chart.png"))?;
+        }
+        Ok(())
+    }
+}
+
+/// What a batch produced, and its exit code.
+#[derive(Debug)]
+pub struct BatchOutcome {
+    /// One table per crate, in the order given.
+    pub tables: Vec<CrateTable>,
+    /// Where they were written.
+    pub out: PathBuf,
+    /// [`exit::SUCCESS`] when every crate was tuned, the code of the first crate's failure
+    /// otherwise, [`exit::INTERRUPTED`] after Ctrl-C.
+    pub code: i32,
+}
+
+/// The manifest of a crate given as a directory or as its `Cargo.toml`.
+fn manifest_of(path: &Path) -> PathBuf {
+    if path.is_dir() {
+        path.join("Cargo.toml")
+    } else {
+        path.to_path_buf()
+    }
+}
+
+/// Runs the batch.
+///
+/// # Errors
+///
+/// Only for bad arguments (no crate, a bad digit list) and output that cannot be written; a crate
+/// that cannot be tuned is a table with its error, and the batch goes on.
+pub fn run(args: &BatchArgs) -> Result<BatchOutcome> {
+    if args.crates.is_empty() {
+        bail!("name the crates to tune: `cargo fptune batch samples/hilbert samples/control --digits 1..=8`");
+    }
+    let requirements = parse_digits(&args.digits)?;
+    let out = args.out.clone().unwrap_or_else(|| PathBuf::from("fptune.batch"));
+    std::fs::create_dir_all(&out).with_context(|| format!("creating {}", out.display()))?;
+    let console = Console::new(args.json);
+    let mut tables = Vec::new();
+    let mut code = exit::SUCCESS;
+    for (i, path) in args.crates.iter().enumerate() {
+        let manifest = manifest_of(path);
+        let label = format!("crate {} of {} ({})", i + 1, args.crates.len(), path.display());
+        console.stage(&format!("{label}: preparing"));
+        let (table, crate_code) = tune_crate(args, &manifest, &out, &requirements, &console, &label);
+        table.write(&out.join(&table.package))?;
+        tables.push(table);
+        if code == exit::SUCCESS {
+            code = crate_code;
+        }
+        if crate_code == exit::INTERRUPTED {
+            code = exit::INTERRUPTED;
+            break;
+        }
+    }
+    let mut summary = String::from("# fptune batch\n\n");
+    let _ = writeln!(summary, "Requirements: {}.\n", args.digits);
+    for t in &tables {
+        summary.push_str(&t.markdown());
+        if t.error.is_none() {
+            let _ = writeln!(summary, "\n![{0}]({0}/chart.png)\n", t.package);
+        }
+    }
+    std::fs::write(out.join("summary.md"), summary).context("writing summary.md")?;
+    Ok(BatchOutcome { tables, out, code })
+}
+
+/// Tunes one crate for every requirement.
+fn tune_crate(
+    args: &BatchArgs,
+    manifest: &Path,
+    out: &Path,
+    requirements: &[f64],
+    console: &Console,
+    label: &str,
+) -> (CrateTable, i32) {
+    let started = Instant::now();
+    let fallback_name = manifest
+        .parent()
+        .and_then(|p| p.file_name())
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "crate".into());
+    let mut table = CrateTable::empty(&fallback_name, manifest);
+    let setup = (|| -> Result<_> {
+        let package = PackageArgs { manifest_path: Some(manifest.to_path_buf()), ..PackageArgs::default() };
+        let ws = Workspace::locate(&package)?;
+        let tune_args = TuneArgs {
+            package,
+            digits: Some(requirements[0]),
+            target: args.target.clone(),
+            jobs: args.jobs,
+            timeout: args.timeout,
+            seed: args.seed,
+            out: Some(out.join(&ws.name)),
+            json: args.json,
+            leak_dirs: args.leak_dirs,
+            ..TuneArgs::default()
+        };
+        let settings = config::resolve(&tune_args, &ws.metadata, &ws.root)?;
+        if !ws.depends_on_fptune {
+            bail!("package `{}` does not depend on fptune", ws.name);
+        }
+        let inv = knobs::inventory(&ws.root, &ws.sources()?)?;
+        inv.require_knobs_and_checks()?;
+        Ok((ws, settings, inv))
+    })();
+    let (ws, settings, inv) = match setup {
+        Ok(s) => s,
+        Err(e) => {
+            table.error = Some(format!("{e:#}"));
+            return (table, exit::USAGE);
+        }
+    };
+    table.package = ws.name.clone();
+    table.args = settings.args.clone();
+    table.ladder = settings.ladder.formats.clone();
+    table.knobs = inv.knobs.len();
+    let fail = |table: &mut CrateTable, e: TuneError| -> i32 {
+        let (code, message) = exit_code(e);
+        table.error = Some(message);
+        code
+    };
+    let mut lab = match Lab::new(&settings, &ws, &inv, console) {
+        Ok(lab) => lab,
+        Err(e) => {
+            let code = fail(&mut table, e);
+            return (table, code);
+        }
+    };
+    let prepared = match lab::prepare(&mut lab) {
+        Ok(p) => p,
+        Err(e) => {
+            let code = fail(&mut table, e);
+            return (table, code);
+        }
+    };
+    table.units = prepared.units.len();
+    table.reference_digits = prepared.reference.iter().map(|r| r.digits).reduce(f64::min);
+    table.prepare_seconds = prepared.counts.total_seconds;
+    table.prepare_builds = prepared.counts.other_builds;
+    for (k, &digits) in requirements.iter().enumerate() {
+        console.stage(&format!("{label}: `{}`, {digits} digits ({} of {})", ws.name, k + 1, requirements.len()));
+        let req = Requirement::new(digits);
+        let mut row = Row {
+            digits,
+            status: String::new(),
+            census: None,
+            formats: Vec::new(),
+            executions: 0,
+            executions_failed: 0,
+            from_cache: 0,
+            compilations: 0,
+            compilations_failed: 0,
+            seconds: None,
+            dsa_recheck_valid: None,
+            native_valid: None,
+            speedup: None,
+            report: None,
+        };
+        match lab::tune_for(&lab, &prepared, &req) {
+            Ok(tuned) => {
+                let dir = format!("digits-{digits}");
+                let requirement_settings = config::Settings {
+                    digits: Digits { default: digits, per_name: Default::default() },
+                    out: settings.out.join(&dir),
+                    ..settings.clone()
+                };
+                let written = std::fs::create_dir_all(&requirement_settings.out)
+                    .map_err(anyhow::Error::from)
+                    .and_then(|()| report::write(&requirement_settings, &ws, &inv, &tuned));
+                let c = &tuned.counts;
+                let f = &tuned.final_check;
+                row.status = "tuned".into();
+                row.formats = {
+                    let mut formats = vec![FloatFormat::F64; inv.knobs.len()];
+                    for u in &tuned.units {
+                        for &knob in &u.knobs {
+                            formats[knob] = tuned.search.configuration.0[u.id];
+                        }
+                    }
+                    formats
+                };
+                row.census = Some(census(&row.formats));
+                row.executions = c.executions;
+                row.executions_failed = c.executions_failed;
+                row.from_cache = c.cached;
+                row.compilations = c.compilations;
+                row.compilations_failed = c.compilations_failed;
+                row.seconds = Some(c.total_seconds);
+                row.dsa_recheck_valid = Some(f.dsa_recheck_valid);
+                row.native_valid = Some(f.meets_requirement);
+                row.speedup = (f.tuned_seconds > 0.0).then(|| f.original_seconds / f.tuned_seconds);
+                match written {
+                    Ok(_) => row.report = Some(dir),
+                    Err(e) => row.status = format!("tuned, but its report could not be written: {e:#}"),
+                }
+            }
+            Err(TuneError::Requirement(_)) => {
+                let best = table.reference_digits.map(|d| format!("{d:.1}")).unwrap_or_default();
+                row.status = format!("exceeds the reference ({best} digits)");
+            }
+            Err(e) => {
+                let (code, message) = exit_code(e);
+                row.status = format!("failed: {message}");
+                if code == exit::INTERRUPTED {
+                    table.rows.push(row);
+                    table.total_seconds = started.elapsed().as_secs_f64();
+                    return (table, code);
+                }
+            }
+        }
+        table.rows.push(row);
+    }
+    table.total_seconds = started.elapsed().as_secs_f64();
+    (table, exit::SUCCESS)
+}
+
+/// The exit code and message of a failed tuning.
+fn exit_code(e: TuneError) -> (i32, String) {
+    match e {
+        TuneError::Usage(e) => (exit::USAGE, format!("{e:#}")),
+        TuneError::Requirement(e) => (exit::REQUIREMENT, format!("{e:#}")),
+        TuneError::Original(e) => (exit::ORIGINAL, format!("{e:#}")),
+        TuneError::Interrupted => (exit::INTERRUPTED, "interrupted".to_string()),
+        TuneError::Internal(e) => (exit::INTERNAL, format!("{e:#}")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn digit_lists_take_ranges_and_lists() {
+        assert_eq!(parse_digits("1..=4").expect("ok"), vec![1.0, 2.0, 3.0, 4.0]);
+        assert_eq!(parse_digits("1..4").expect("ok"), vec![1.0, 2.0, 3.0]);
+        assert_eq!(parse_digits("6,2,4").expect("ok"), vec![2.0, 4.0, 6.0]);
+        assert_eq!(parse_digits("1..=3, 8,2").expect("ok"), vec![1.0, 2.0, 3.0, 8.0]);
+        assert_eq!(parse_digits("5").expect("ok"), vec![5.0]);
+    }
+
+    #[test]
+    fn bad_digit_lists_say_what_to_write() {
+        let e = |s: &str| parse_digits(s).expect_err("refused").to_string();
+        assert!(e("").contains("names no requirement"));
+        assert!(e("4..2").contains("empty range"));
+        assert!(e("3..3").contains("did you mean 3..=3"));
+        assert!(e("0..=3").contains("between 1 and 17"));
+        assert!(e("1..=x").contains("`x` is not a whole number"));
+        assert!(e("2.5").contains("not a whole number"));
+    }
+
+    fn row(digits: f64, census: Option<(usize, usize, usize)>) -> Row {
+        Row {
+            digits,
+            status: if census.is_some() { "tuned".into() } else { "exceeds the reference (3.3 digits)".into() },
+            census,
+            formats: Vec::new(),
+            executions: 7,
+            executions_failed: 1,
+            from_cache: 2,
+            compilations: 7,
+            compilations_failed: 0,
+            seconds: census.map(|_| 12.25),
+            dsa_recheck_valid: census.map(|_| true),
+            native_valid: census.map(|_| true),
+            speedup: census.map(|_| 1.5),
+            report: None,
+        }
+    }
+
+    fn table() -> CrateTable {
+        CrateTable {
+            knobs: 5,
+            units: 4,
+            ladder: vec![FloatFormat::F64, FloatFormat::F32, FloatFormat::F16],
+            reference_digits: Some(3.3),
+            rows: vec![row(1.0, Some((2, 2, 1))), row(4.0, None)],
+            ..CrateTable::empty("kernel", Path::new("kernel/Cargo.toml"))
+        }
+    }
+
+    #[test]
+    fn the_markdown_table_has_the_papers_columns() {
+        let md = table().markdown();
+        assert!(md.contains("| digits | #half-#single-#double | executions |"), "{md}");
+        assert!(md.contains("| 1 | 2-2-1 | 7 | 2 | 7 (0) | 12.2 | yes, yes | 1.50x |"), "{md}");
+        assert!(md.contains("| 4 | exceeds the reference (3.3 digits) |"), "{md}");
+    }
+
+    #[test]
+    fn the_csv_has_a_header_and_a_line_per_requirement() -> Result<()> {
+        let csv = table().csv()?;
+        let lines: Vec<&str> = csv.lines().collect();
+        assert_eq!(lines.len(), 3);
+        assert!(lines[0].starts_with("package,digits,status,half,single,double,executions"));
+        assert!(lines[1].starts_with("kernel,1,tuned,2,2,1,7,1,2,7,0,12.250,true,true,1.500"), "{}", lines[1]);
+        assert!(lines[2].starts_with("kernel,4,exceeds the reference (3.3 digits),,,"), "{}", lines[2]);
+        Ok(())
+    }
+
+    #[test]
+    fn the_chart_is_written_as_svg_and_a_png_of_its_size() -> Result<()> {
+        let dir = tempfile::tempdir()?;
+        table().write(dir.path())?;
+        let svg = std::fs::read_to_string(dir.path().join("chart.svg"))?;
+        assert!(svg.contains("<svg") && svg.contains("required correct digits"), "{svg}");
+        let png = std::fs::read(dir.path().join("chart.png"))?;
+        assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n");
+        // IHDR: width and height, big-endian, at bytes 16..24.
+        let width = u32::from_be_bytes([png[16], png[17], png[18], png[19]]);
+        let height = u32::from_be_bytes([png[20], png[21], png[22], png[23]]);
+        assert_eq!((width, height), (960, 600));
+        for name in ["table.md", "table.csv", "table.json"] {
+            assert!(dir.path().join(name).is_file(), "{name}");
+        }
+        let back: CrateTable = serde_json::from_str(&std::fs::read_to_string(dir.path().join("table.json"))?)?;
+        assert_eq!(back, table());
+        Ok(())
+    }
+}
