@@ -102,6 +102,9 @@ pub struct Row {
     pub compilations_failed: usize,
     /// Wall time of this requirement: search and re-checks.
     pub seconds: Option<f64>,
+    /// Configurations found that failed their re-check, so the search ran again.
+    #[serde(default)]
+    pub rejected: usize,
     /// Whether an independent DSA run (another seed) of the configuration is valid.
     pub dsa_recheck_valid: Option<bool>,
     /// Whether the native build of the configuration meets the requirement.
@@ -421,6 +424,7 @@ fn tune_crate(
             compilations: 0,
             compilations_failed: 0,
             seconds: None,
+            rejected: 0,
             dsa_recheck_valid: None,
             native_valid: None,
             speedup: None,
@@ -456,6 +460,7 @@ fn tune_crate(
                 row.compilations = c.compilations;
                 row.compilations_failed = c.compilations_failed;
                 row.seconds = Some(c.total_seconds);
+                row.rejected = c.rejected;
                 row.dsa_recheck_valid = Some(f.dsa_recheck_valid);
                 row.native_valid = Some(f.meets_requirement);
                 row.speedup = (f.tuned_seconds > 0.0).then(|| f.original_seconds / f.tuned_seconds);
@@ -531,6 +536,7 @@ mod tests {
             compilations: 7,
             compilations_failed: 0,
             seconds: census.map(|_| 12.25),
+            rejected: 0,
             dsa_recheck_valid: census.map(|_| true),
             native_valid: census.map(|_| true),
             speedup: census.map(|_| 1.5),

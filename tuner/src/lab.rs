@@ -2,6 +2,7 @@
 //! reference, Delta Debugging over candidates built and run in parallel scratch copies, the final
 //! native check, and the report.
 
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
@@ -70,6 +71,9 @@ pub struct Counts {
     pub other_builds: usize,
     /// Wall time of the whole run.
     pub total_seconds: f64,
+    /// Configurations the search found that failed their re-check, so it searched again.
+    #[serde(default)]
+    pub rejected: usize,
 }
 
 /// The final configuration re-verified: an independent DSA run (another seed), then rebuilt
@@ -309,6 +313,16 @@ impl<'a> Lab<'a> {
         let files = self.sources_of(config, seed.is_some())?;
         let built = self.build(worker, &files, seed.is_some(), &log)?;
         run.build_seconds = built.elapsed.as_secs_f64();
+        if !built.success && built.errors.is_empty() && built.status != Status::TimedOut {
+            // No compiler error: cargo itself failed (the scratch copy vanished, the disk is
+            // full, the registry is unreachable). That says nothing about the configuration, so
+            // it must not be cached as its verdict.
+            return Err(anyhow!(
+                "cargo failed to build {config} without a compiler error: {}\n(full log: {})",
+                built.first_error(),
+                log.display()
+            ));
+        }
         let Some(exe) = built.executable.clone().filter(|_| built.success) else {
             run.result = RunResult::BuildFailed { error: built.first_error() };
             return Ok(run);
@@ -347,16 +361,27 @@ struct LabOracle<'l, 'a> {
     lab: &'l Lab<'a>,
     reference: &'l Reference,
     req: &'l Requirement,
+    /// Configurations found earlier and rejected by their re-check, with why.
+    rejected: &'l HashMap<Configuration, Reason>,
+}
+
+impl LabOracle<'_, '_> {
+    fn judge(&self, run: &CandidateRun, cached: bool) -> Outcome {
+        let verdict = validate::verdict(self.reference, run, self.req)
+            .or_else(|| self.rejected.get(&run.configuration).cloned());
+        run.outcome(verdict, cached)
+    }
 }
 
 impl Oracle for LabOracle<'_, '_> {
     fn recall(&mut self, config: &Configuration) -> Option<Outcome> {
         let run = self.lab.recall_run(config, Some(self.lab.settings.seed))?;
-        Some(run.outcome(validate::verdict(self.reference, &run, self.req), true))
+        Some(self.judge(&run, true))
     }
 
     fn test(&mut self, batch: &[Configuration]) -> Result<Vec<Outcome>> {
-        let (lab, reference, req) = (self.lab, self.reference, self.req);
+        let lab = self.lab;
+        let this = &*self;
         let seed = Some(lab.settings.seed);
         let mut results: Vec<Option<Result<Outcome>>> = (0..batch.len()).map(|_| None).collect();
         for (chunk_start, chunk) in batch.chunks(lab.workers.len()).enumerate().map(|(i, c)| (i * lab.workers.len(), c)) {
@@ -369,7 +394,7 @@ impl Oracle for LabOracle<'_, '_> {
                             let worker = worker.lock().map_err(|_| anyhow!("a worker panicked"))?;
                             lab.console.candidate(config);
                             let (run, cached) = lab.run_config(&worker, config, seed)?;
-                            Ok(run.outcome(validate::verdict(reference, &run, req), cached))
+                            Ok(this.judge(&run, cached))
                         })
                     })
                     .collect();
@@ -549,10 +574,52 @@ pub fn tune_for(lab: &Lab<'_>, prepared: &Prepared, req: &Requirement) -> Result
 
     let problem = Problem { units: &prepared.units, start: &prepared.start, ladder: &lab.settings.ladder };
     let options = SearchOptions { jobs: lab.settings.jobs, ..SearchOptions::default() };
-    let mut oracle = LabOracle { lab, reference: &reference, req };
     let console = lab.console;
-    let result = search::search(&problem, &options, &mut oracle, &mut |e| console.event(e)).map_err(TuneError::internal)?;
-    for o in &result.tested {
+    // The configuration found must also pass its re-checks (a DSA run with another seed, and
+    // the native build): three-sample estimates are right at 95 %, so among hundreds of checked
+    // values one can pass by chance. A configuration that fails them is rejected and the search
+    // runs again (from the cache: only new configurations cost anything), a bounded number of
+    // times.
+    let mut rejected: HashMap<Configuration, Reason> = HashMap::new();
+    let (result, final_check) = loop {
+        let mut oracle = LabOracle { lab, reference: &reference, req, rejected: &rejected };
+        let result =
+            search::search(&problem, &options, &mut oracle, &mut |e| console.event(e)).map_err(TuneError::internal)?;
+        count_tested(&result.tested, &mut counts);
+        console.stage("re-checking the configuration (DSA with another seed, then natively)");
+        let check = final_check(lab, prepared, &result.configuration, &reference, req, &mut counts)
+            .map_err(TuneError::internal)?;
+        let failed = check.dsa_recheck_reason.clone().or_else(|| check.reason.clone());
+        match failed {
+            Some(detail) if result.configuration != prepared.start && rejected.len() < MAX_REJECTED => {
+                console.stage(&format!("{} failed its re-check ({detail}): searching again without it", result.configuration));
+                rejected.insert(result.configuration.clone(), Reason::RecheckFailed { detail });
+            }
+            _ => break (result, check),
+        }
+    };
+    counts.rejected = rejected.len();
+    counts.total_seconds = started.elapsed().as_secs_f64();
+    Ok(Tuned {
+        units: prepared.units.clone(),
+        capped: prepared.capped.clone(),
+        start: prepared.start.clone(),
+        search: result,
+        reference: reference.records.clone(),
+        counts,
+        final_check,
+        probe_rounds: prepared.probe_rounds,
+        warnings: prepared.warnings.clone(),
+    })
+}
+
+/// How many configurations found by a search may fail their re-check before the last one is
+/// reported as it is.
+const MAX_REJECTED: usize = 8;
+
+/// Adds a search's outcomes to the counts.
+fn count_tested(tested: &[Outcome], counts: &mut Counts) {
+    for o in tested {
         if o.cached {
             counts.cached += 1;
             continue;
@@ -570,22 +637,6 @@ pub fn tune_for(lab: &Lab<'_>, prepared: &Prepared, req: &Requirement) -> Result
                 usize::from(matches!(o.invalid, Some(Reason::Crashed { .. } | Reason::TimedOut { .. })));
         }
     }
-
-    // The configuration found, re-run with another seed and rebuilt natively.
-    console.stage("re-checking the configuration (DSA with another seed, then natively)");
-    let final_check = final_check(lab, prepared, &result.configuration, &reference, req, &mut counts).map_err(TuneError::internal)?;
-    counts.total_seconds = started.elapsed().as_secs_f64();
-    Ok(Tuned {
-        units: prepared.units.clone(),
-        capped: prepared.capped.clone(),
-        start: prepared.start.clone(),
-        search: result,
-        reference: reference.records.clone(),
-        counts,
-        final_check,
-        probe_rounds: prepared.probe_rounds,
-        warnings: prepared.warnings.clone(),
-    })
 }
 
 fn final_check(

@@ -251,6 +251,12 @@ pub enum Reason {
         /// How many.
         count: u64,
     },
+    /// Valid under the search's seed, but not when the configuration was re-checked (a DSA run
+    /// with another seed, or the native build): the search is run again without it.
+    RecheckFailed {
+        /// What the re-check found.
+        detail: String,
+    },
 }
 
 impl fmt::Display for Reason {
@@ -291,6 +297,7 @@ impl fmt::Display for Reason {
                 write!(f, "{value} has {digits:.2} exact digits (DSA), {required} required")
             }
             Reason::Overflow { count } => write!(f, "{count} overflow(s) in a 16-bit format"),
+            Reason::RecheckFailed { detail } => write!(f, "valid under the search's seed, not when re-checked: {detail}"),
         }
     }
 }

@@ -220,6 +220,13 @@ pub fn summary(report: &Report) -> String {
         "compilations: {} (failed: {}), {:.1} s; executions: {} (failed: {}), {:.1} s; from cache: {}; total {:.1} s",
         c.compilations, c.compilations_failed, c.compile_seconds, c.executions, c.executions_failed, c.run_seconds, c.cached, c.total_seconds
     );
+    if c.rejected > 0 {
+        let _ = writeln!(
+            s,
+            "{} configuration(s) found earlier failed their re-check (another seed, or natively): the search ran again without them",
+            c.rejected
+        );
+    }
     match &f.dsa_recheck_reason {
         None => {
             let _ = writeln!(s, "independent DSA re-check (seed {}): valid", report.seed.wrapping_add(1));
