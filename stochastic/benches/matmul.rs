@@ -3,7 +3,9 @@
 //! Run: `cargo bench -p fptune --bench matmul` (optionally with `RUSTFLAGS="-C target-cpu=native"`,
 //! which gives the kernels AVX and a hardware FMA). `FPTUNE_BENCH_N=300,500` chooses the sizes,
 //! `FPTUNE_BENCH_REPS=3` the repetitions (the minimum time is kept), `FPTUNE_BENCH_TYPES=sf64,f16`
-//! restricts the rows to some of `f16 sf64 sf32 sf16 sbf16` (the native f64 and f32 always run).
+//! restricts the rows to some of `f16 sf64 sf32 sf16 sbf16` (the native f64 and f32 always run),
+//! `FPTUNE_BENCH_DETECTION=all` (or `off`) runs the stochastic types with that detection only (for
+//! instruction counts under callgrind).
 //! Times are the thread's CPU time where Linux reports it (robust to a loaded machine), else
 //! wall-clock time.
 //!
@@ -117,6 +119,11 @@ fn main() {
     let only: Option<Vec<String>> = std::env::var("FPTUNE_BENCH_TYPES")
         .ok()
         .map(|v| v.split(',').map(|s| s.trim().to_lowercase()).collect());
+    let detections: Vec<bool> = match std::env::var("FPTUNE_BENCH_DETECTION").ok().as_deref() {
+        Some("all") => vec![true],
+        Some("off") => vec![false],
+        _ => vec![true, false],
+    };
     let want = |name: &str| only.as_ref().is_none_or(|o| o.iter().any(|x| x == &name.to_lowercase()));
     fptune::stochastic::set_seed(1);
     println!(
@@ -139,7 +146,7 @@ fn main() {
             rows.push(Row { name: "f16 (half, RN)", detection: "-", time: th, against: Some(("f16/f32", t32)) });
         }
 
-        for on in [true, false] {
+        for &on in &detections {
             fptune::stochastic::set_all_detected(on);
             fptune::stochastic::reset();
             let detection = if on { "all" } else { "off" };
