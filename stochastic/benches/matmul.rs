@@ -2,7 +2,8 @@
 //!
 //! Run: `cargo bench -p fptune --bench matmul` (optionally with `RUSTFLAGS="-C target-cpu=native"`,
 //! which gives the kernels AVX and a hardware FMA). `FPTUNE_BENCH_N=300,500` chooses the sizes,
-//! `FPTUNE_BENCH_REPS=3` the repetitions (the minimum time is kept), `FPTUNE_BENCH_TYPES=sf64,f16`
+//! `FPTUNE_BENCH_REPS=3` the repetitions (the minimum time is kept; without it the stochastic types
+//! run twice), `FPTUNE_BENCH_TYPES=sf64,f16`
 //! restricts the rows to some of `f16 sf64 sf32 sf16 sbf16` (the native f64 and f32 always run),
 //! `FPTUNE_BENCH_DETECTION=all` (or `off`) runs the stochastic types with that detection only (for
 //! instruction counts under callgrind).
@@ -132,7 +133,8 @@ fn main() {
         if thread_cpu_time().is_some() { "thread CPU" } else { "wall-clock" },
         if cfg!(target_feature = "fma") { "yes" } else { "no (Dekker's product)" }
     );
-    let slow_reps = reps.min(2);
+    // The stochastic types run at most twice unless the repetitions were given.
+    let slow_reps = if std::env::var("FPTUNE_BENCH_REPS").is_ok() { reps } else { reps.min(2) };
 
     for n in sizes {
         let mut rows = Vec::new();

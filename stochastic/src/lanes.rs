@@ -37,6 +37,41 @@ fn dirs(bits: u64) -> [f64; 3] {
     masks64(bits).map(|m| f64::from_bits(1f64.to_bits() | m))
 }
 
+/// The kernels chosen at run time, once per process (x86_64 builds without AVX-512): the AVX-512
+/// ones when the CPU has AVX-512F, AVX-512VL and F16C, unless `FPTUNE_SIMD=sse2` is set in the
+/// environment (which keeps the kernels the build was compiled with, to test them).
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx")))]
+pub(crate) mod level {
+    use std::sync::atomic::{AtomicU8, Ordering};
+
+    /// 0 while not decided, then [`BASE`] or [`AVX512`].
+    static LEVEL: AtomicU8 = AtomicU8::new(0);
+    const BASE: u8 = 1;
+    const AVX512: u8 = 2;
+
+    /// Whether the AVX-512 kernels are used: one load and a predictable branch.
+    #[inline(always)]
+    pub(crate) fn avx512() -> bool {
+        match LEVEL.load(Ordering::Relaxed) {
+            AVX512 => true,
+            0 => detect(),
+            _ => false,
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn detect() -> bool {
+        let allowed = std::env::var("FPTUNE_SIMD").map_or(true, |v| v.trim() != "sse2");
+        let yes = allowed
+            && is_x86_feature_detected!("avx512f")
+            && is_x86_feature_detected!("avx512vl")
+            && is_x86_feature_detected!("f16c");
+        LEVEL.store(if yes { AVX512 } else { BASE }, Ordering::Relaxed);
+        yes
+    }
+}
+
 // The scalar form of the kernels below (other targets): `round.rs` lane by lane.
 #[cfg(not(target_arch = "x86_64"))]
 mod imp {
@@ -647,11 +682,21 @@ mod imp {
     /// Directed `a + b` of each sample on grid `g`: the sum of two binary16 values is exact in
     /// `f64` (at most 40 bits apart); that of two bfloat16 values is checked (Fast2Sum).
     #[inline(always)]
-    pub(crate) fn add3_grid(a3: [f32; 3], b3: [f32; 3], bits: u64, g: &Grid16) -> [f32; 3] {
+    pub(crate) fn add3_grid(a: [f32; 3], b: [f32; 3], bits: u64, g: &Grid16) -> [f32; 3] {
         #[cfg(all(target_feature = "avx512f", target_feature = "f16c"))]
         if g.sums_exact {
-            return f16c::add3_f16(a3, b3, bits);
+            return f16c::add3_f16(a, b, bits);
         }
+        #[cfg(not(target_feature = "avx"))]
+        if g.sums_exact && super::level::avx512() {
+            return rt512::add3_f16(a, b, bits);
+        }
+        add3_grid_v(a, b, bits, g)
+    }
+
+    /// [`add3_grid`] without AVX-512.
+    #[inline(always)]
+    pub(crate) fn add3_grid_v(a3: [f32; 3], b3: [f32; 3], bits: u64, g: &Grid16) -> [f32; 3] {
         let (a, b) = (V::from_f32x4(load3_f32(&a3)), V::from_f32x4(load3_f32(&b3)));
         let x = a.add(b);
         let exact = g.sums_exact || {
@@ -675,7 +720,17 @@ mod imp {
 
     /// Directed `a * b` of each sample on the binary16 grid: the product is exact in `f32`.
     #[inline(always)]
-    pub(crate) fn mul3_f16(a3: [f32; 3], b3: [f32; 3], bits: u64) -> [f32; 3] {
+    pub(crate) fn mul3_f16(a: [f32; 3], b: [f32; 3], bits: u64) -> [f32; 3] {
+        #[cfg(not(target_feature = "avx"))]
+        if super::level::avx512() {
+            return rt512::mul3_f16(a, b, bits);
+        }
+        mul3_f16_v(a, b, bits)
+    }
+
+    /// [`mul3_f16`] without the run-time AVX-512 kernel.
+    #[inline(always)]
+    pub(crate) fn mul3_f16_v(a3: [f32; 3], b3: [f32; 3], bits: u64) -> [f32; 3] {
         #[cfg(all(target_feature = "f16c", target_feature = "avx"))]
         return f16c::mul3_f16(a3, b3, bits);
         #[cfg(not(all(target_feature = "f16c", target_feature = "avx")))]
@@ -759,16 +814,291 @@ mod imp {
     // With AVX-512 (e.g. `-C target-cpu=native` on a recent Xeon), binary64 and binary32 use the
     // hardware's per-instruction rounding: every lane rounded up, then the lanes drawn downward
     // rounded down, both exactly as IEEE 754 defines directed rounding. (The AVX-512 intrinsics
-    // need Rust 1.89; builds without the target feature keep the crate's MSRV.)
+    // need Rust 1.89; builds without the target feature keep the crate's MSRV.) Builds without
+    // AVX-512 (the default target) run the same instructions, as inline assembly, when the CPU
+    // has them (`rt512`).
     // ------------------------------------------------------------------------------------------
 
     #[cfg(target_feature = "avx512f")]
     pub(crate) use avx512::{add3_f32, add3_f64, mul3_exact_f64, mul3_f32, mul3_f64};
-    #[cfg(not(target_feature = "avx512f"))]
+    #[cfg(all(target_feature = "avx", not(target_feature = "avx512f")))]
     pub(crate) use {
         add3_f32_v as add3_f32, add3_f64_v as add3_f64, mul3_exact_f64_v as mul3_exact_f64,
         mul3_f32_v as mul3_f32, mul3_f64_v as mul3_f64,
     };
+
+    /// Calls `rt512::$name` on CPUs with AVX-512, else `$v`: one load and a predictable branch.
+    #[cfg(not(target_feature = "avx"))]
+    macro_rules! dispatch {
+        ($(fn $name:ident($($arg:ident: $ty:ty),*) -> $ret:ty => $v:ident;)*) => {$(
+            #[inline(always)]
+            pub(crate) fn $name($($arg: $ty),*) -> $ret {
+                if super::level::avx512() {
+                    rt512::$name($($arg),*)
+                } else {
+                    $v($($arg),*)
+                }
+            }
+        )*};
+    }
+
+    #[cfg(not(target_feature = "avx"))]
+    dispatch! {
+        fn add3_f64(a: [f64; 3], b: [f64; 3], bits: u64) -> [f64; 3] => add3_f64_v;
+        fn mul3_f64(a: [f64; 3], b: [f64; 3], bits: u64) -> [f64; 3] => mul3_f64_v;
+        fn mul3_exact_f64(a: f64, b: f64, bits: u64) -> [f64; 3] => mul3_exact_f64_v;
+        fn add3_f32(a: [f32; 3], b: [f32; 3], bits: u64) -> [f32; 3] => add3_f32_v;
+        fn mul3_f32(a: [f32; 3], b: [f32; 3], bits: u64) -> [f32; 3] => mul3_f32_v;
+    }
+
+    /// The AVX-512 kernels as inline assembly, for builds without AVX (the default x86_64
+    /// target), run only where [`super::level::avx512`] found AVX-512F, AVX-512VL and F16C. They
+    /// compute what the `avx512` module and `f16c::add3_f16` compute, with the same instructions
+    /// (the directed results computed side by side, then blended by the direction mask).
+    ///
+    /// Registers: the operands and results are the compiler's `xmm` registers; the work is done
+    /// in `zmm16`-`zmm21` and the mask registers `k1`, `k2`, which code compiled without AVX-512
+    /// never uses (so they need not be declared, and cannot be: their register classes require
+    /// the target feature). Each block ends with `vzeroupper`: without it, the SSE code around
+    /// ran more than ten times slower on a Xeon with AVX-512 (its 512-bit instructions leave the
+    /// upper state dirty). That is also why these kernels are not used in AVX builds, whose
+    /// `ymm` registers `vzeroupper` would clobber. Operand lanes beyond the three samples are
+    /// zero (never subnormal garbage).
+    #[cfg(not(target_feature = "avx"))]
+    mod rt512 {
+        use std::arch::asm;
+        use std::arch::x86_64::*;
+
+        /// The lanes rounded toward -inf for each draw of two bits (lane 0: bit 0, lane 1: bit 1,
+        /// lanes 2 and 3 opposite to lane 1).
+        const DOWN: [u32; 4] = [0b1100, 0b1101, 0b0010, 0b0011];
+
+        #[inline(always)]
+        fn down(bits: u64) -> u32 {
+            DOWN[bits as usize & 3]
+        }
+
+        // SAFETY (every `unsafe` block of this module): callers check that the CPU has
+        // AVX-512F, AVX-512VL and F16C; the assembly touches no memory and only the registers
+        // described in the module documentation; the loads and stores read or write exactly the
+        // arrays they are given.
+
+        #[inline(always)]
+        fn split64(a: &[f64; 3]) -> (__m128d, __m128d) {
+            unsafe { (_mm_loadu_pd(a.as_ptr()), _mm_load_sd(&a[2])) }
+        }
+
+        #[inline(always)]
+        fn join64(lo: __m128d, hi: __m128d) -> [f64; 3] {
+            let mut out = [0.0; 3];
+            unsafe {
+                _mm_storeu_pd(out.as_mut_ptr(), lo);
+                _mm_store_sd(&mut out[2], hi);
+            }
+            out
+        }
+
+        /// Directed `a + b` of each sample; an exact zero sum is the round-to-nearest one (as
+        /// in round.rs).
+        #[inline(always)]
+        pub(super) fn add3_f64(a: [f64; 3], b: [f64; 3], bits: u64) -> [f64; 3] {
+            let ((a01, a2), (b01, b2)) = (split64(&a), split64(&b));
+            let (r01, r2): (__m128d, __m128d);
+            unsafe {
+                asm!(
+                    "vmovapd xmm16, {a01}",
+                    "vinsertf32x4 ymm16, ymm16, {a2}, 1",
+                    "vmovapd xmm17, {b01}",
+                    "vinsertf32x4 ymm17, ymm17, {b2}, 1",
+                    "kmovw k1, {k:e}",
+                    "vaddpd zmm18, zmm16, zmm17, {{ru-sae}}",
+                    "vaddpd zmm19, zmm16, zmm17, {{rd-sae}}",
+                    "vaddpd zmm20, zmm16, zmm17",
+                    "vpxord xmm21, xmm21, xmm21",
+                    "vcmppd k2, zmm20, zmm21, 0",
+                    "vblendmpd zmm18 {{k1}}, zmm18, zmm19",
+                    "vblendmpd zmm18 {{k2}}, zmm18, zmm20",
+                    "vmovapd {r01}, xmm18",
+                    "vextractf32x4 {r2}, ymm18, 1",
+                    "vzeroupper",
+                    a01 = in(xmm_reg) a01, a2 = in(xmm_reg) a2,
+                    b01 = in(xmm_reg) b01, b2 = in(xmm_reg) b2,
+                    k = in(reg) down(bits),
+                    r01 = lateout(xmm_reg) r01, r2 = lateout(xmm_reg) r2,
+                    options(pure, nomem, nostack, preserves_flags),
+                );
+            }
+            join64(r01, r2)
+        }
+
+        /// Directed `a * b` of each sample.
+        #[inline(always)]
+        pub(super) fn mul3_f64(a: [f64; 3], b: [f64; 3], bits: u64) -> [f64; 3] {
+            let ((a01, a2), (b01, b2)) = (split64(&a), split64(&b));
+            let (r01, r2): (__m128d, __m128d);
+            unsafe {
+                asm!(
+                    "vmovapd xmm16, {a01}",
+                    "vinsertf32x4 ymm16, ymm16, {a2}, 1",
+                    "vmovapd xmm17, {b01}",
+                    "vinsertf32x4 ymm17, ymm17, {b2}, 1",
+                    "kmovw k1, {k:e}",
+                    "vmulpd zmm18, zmm16, zmm17, {{ru-sae}}",
+                    "vmulpd zmm19, zmm16, zmm17, {{rd-sae}}",
+                    "vblendmpd zmm18 {{k1}}, zmm18, zmm19",
+                    "vmovapd {r01}, xmm18",
+                    "vextractf32x4 {r2}, ymm18, 1",
+                    "vzeroupper",
+                    a01 = in(xmm_reg) a01, a2 = in(xmm_reg) a2,
+                    b01 = in(xmm_reg) b01, b2 = in(xmm_reg) b2,
+                    k = in(reg) down(bits),
+                    r01 = lateout(xmm_reg) r01, r2 = lateout(xmm_reg) r2,
+                    options(pure, nomem, nostack, preserves_flags),
+                );
+            }
+            join64(r01, r2)
+        }
+
+        /// [`mul3_f64`] of operands with three equal samples `a` and `b`.
+        #[inline(always)]
+        pub(super) fn mul3_exact_f64(a: f64, b: f64, bits: u64) -> [f64; 3] {
+            let (r01, r2): (__m128d, __m128d);
+            unsafe {
+                asm!(
+                    "vbroadcastsd ymm16, {a}",
+                    "vbroadcastsd ymm17, {b}",
+                    "kmovw k1, {k:e}",
+                    "vmulpd zmm18, zmm16, zmm17, {{ru-sae}}",
+                    "vmulpd zmm19, zmm16, zmm17, {{rd-sae}}",
+                    "vblendmpd zmm18 {{k1}}, zmm18, zmm19",
+                    "vmovapd {r01}, xmm18",
+                    "vextractf32x4 {r2}, ymm18, 1",
+                    "vzeroupper",
+                    a = in(xmm_reg) _mm_set_sd(a), b = in(xmm_reg) _mm_set_sd(b),
+                    k = in(reg) down(bits),
+                    r01 = lateout(xmm_reg) r01, r2 = lateout(xmm_reg) r2,
+                    options(pure, nomem, nostack, preserves_flags),
+                );
+            }
+            join64(r01, r2)
+        }
+
+        #[inline(always)]
+        fn load_ps(a: &[f32; 3]) -> __m128 {
+            unsafe { _mm_set_ps(a[2], a[2], a[1], a[0]) }
+        }
+
+        #[inline(always)]
+        fn store_ps(v: __m128) -> [f32; 3] {
+            let mut out = [0.0f32; 4];
+            unsafe { _mm_storeu_ps(out.as_mut_ptr(), v) };
+            [out[0], out[1], out[2]]
+        }
+
+        /// Directed `a + b` of each sample; an exact zero sum is the round-to-nearest one.
+        #[inline(always)]
+        pub(super) fn add3_f32(a: [f32; 3], b: [f32; 3], bits: u64) -> [f32; 3] {
+            let r: __m128;
+            unsafe {
+                asm!(
+                    "vmovaps xmm16, {a}",
+                    "vmovaps xmm17, {b}",
+                    "kmovw k1, {k:e}",
+                    "vaddps zmm18, zmm16, zmm17, {{ru-sae}}",
+                    "vaddps zmm19, zmm16, zmm17, {{rd-sae}}",
+                    "vaddps zmm20, zmm16, zmm17",
+                    "vpxord xmm21, xmm21, xmm21",
+                    "vcmpps k2, zmm20, zmm21, 0",
+                    "vblendmps zmm18 {{k1}}, zmm18, zmm19",
+                    "vblendmps zmm18 {{k2}}, zmm18, zmm20",
+                    "vmovaps {r}, xmm18",
+                    "vzeroupper",
+                    a = in(xmm_reg) load_ps(&a), b = in(xmm_reg) load_ps(&b),
+                    k = in(reg) down(bits),
+                    r = lateout(xmm_reg) r,
+                    options(pure, nomem, nostack, preserves_flags),
+                );
+            }
+            store_ps(r)
+        }
+
+        /// Directed `a * b` of each sample.
+        #[inline(always)]
+        pub(super) fn mul3_f32(a: [f32; 3], b: [f32; 3], bits: u64) -> [f32; 3] {
+            let r: __m128;
+            unsafe {
+                asm!(
+                    "vmovaps xmm16, {a}",
+                    "vmovaps xmm17, {b}",
+                    "kmovw k1, {k:e}",
+                    "vmulps zmm18, zmm16, zmm17, {{ru-sae}}",
+                    "vmulps zmm19, zmm16, zmm17, {{rd-sae}}",
+                    "vblendmps zmm18 {{k1}}, zmm18, zmm19",
+                    "vmovaps {r}, xmm18",
+                    "vzeroupper",
+                    a = in(xmm_reg) load_ps(&a), b = in(xmm_reg) load_ps(&b),
+                    k = in(reg) down(bits),
+                    r = lateout(xmm_reg) r,
+                    options(pure, nomem, nostack, preserves_flags),
+                );
+            }
+            store_ps(r)
+        }
+
+        /// Directed `a * b` of each sample on the binary16 grid: the product is exact in f32,
+        /// and F16C's conversion rounds it up and down (as `f16c::mul3_f16`).
+        #[inline(always)]
+        pub(super) fn mul3_f16(a: [f32; 3], b: [f32; 3], bits: u64) -> [f32; 3] {
+            let r: __m128;
+            unsafe {
+                asm!(
+                    "vmulps xmm16, {a}, {b}",
+                    "kmovw k1, {k:e}",
+                    "vcvtps2ph xmm17, xmm16, 2",
+                    "vcvtps2ph xmm18, xmm16, 1",
+                    "vcvtph2ps xmm17, xmm17",
+                    "vcvtph2ps xmm17 {{k1}}, xmm18",
+                    "vmovaps {r}, xmm17",
+                    "vzeroupper",
+                    a = in(xmm_reg) load_ps(&a), b = in(xmm_reg) load_ps(&b),
+                    k = in(reg) down(bits),
+                    r = lateout(xmm_reg) r,
+                    options(pure, nomem, nostack, preserves_flags),
+                );
+            }
+            store_ps(r)
+        }
+
+        /// Directed `a + b` of each sample on the binary16 grid (as `f16c::add3_f16`): the sum
+        /// is exact in f64, rounded to f32 in each lane's direction, then onto binary16 in the
+        /// same direction.
+        #[inline(always)]
+        pub(super) fn add3_f16(a: [f32; 3], b: [f32; 3], bits: u64) -> [f32; 3] {
+            let r: __m128;
+            unsafe {
+                asm!(
+                    "vcvtps2pd ymm16, {a}",
+                    "vcvtps2pd ymm17, {b}",
+                    "vaddpd ymm16, ymm16, ymm17",
+                    "kmovw k1, {k:e}",
+                    "vcvtpd2ps ymm18, zmm16, {{ru-sae}}",
+                    "vcvtpd2ps ymm21, zmm16, {{rd-sae}}",
+                    "vblendmps ymm18 {{k1}}, ymm18, ymm21",
+                    "vcvtps2ph xmm19, xmm18, 2",
+                    "vcvtps2ph xmm20, xmm18, 1",
+                    "vcvtph2ps xmm19, xmm19",
+                    "vcvtph2ps xmm19 {{k1}}, xmm20",
+                    "vmovaps {r}, xmm19",
+                    "vzeroupper",
+                    a = in(xmm_reg) load_ps(&a), b = in(xmm_reg) load_ps(&b),
+                    k = in(reg) down(bits),
+                    r = lateout(xmm_reg) r,
+                    options(pure, nomem, nostack, preserves_flags),
+                );
+            }
+            store_ps(r)
+        }
+    }
 
     #[cfg(target_feature = "avx512f")]
     mod avx512 {
@@ -980,6 +1310,15 @@ mod tests {
                 let d = dirs(bits);
                 let s = add3_grid(a, b, bits, if bf { &BF16 } else { &F16 });
                 let p = if bf { mul3_bf16(a, b, bits) } else { mul3_f16(a, b, bits) };
+                #[cfg(target_arch = "x86_64")]
+                {
+                    // The forms without AVX-512 too, whether or not AVX-512 replaces them.
+                    let sv = imp::add3_grid_v(a, b, bits, if bf { &BF16 } else { &F16 });
+                    let pv = if bf { p } else { imp::mul3_f16_v(a, b, bits) };
+                    for i in 0..3 {
+                        assert!(same32(sv[i], s[i]) && same32(pv[i], p[i]), "{a:?} {b:?} {bits}");
+                    }
+                }
                 for i in 0..3 {
                     let rs = round::add_grid(a[i], b[i], d[i], grid);
                     let rp = round::mul_grid(a[i], b[i], d[i], grid);
