@@ -16,7 +16,7 @@ use half::{bf16, f16};
 use crate::format::{Format, Promote, Repr};
 use crate::rng;
 use crate::stochastic::{self, Instability};
-use crate::value::{accuracy_scale, is_noise_f64, note, surely_below, Stochastic, SURELY_MIN};
+use crate::value::{accuracy_scale, is_noise_f64, note, surely_below, within_ulps, Stochastic, SURELY_MIN};
 
 /// `10^(-2 * MAX_DIGITS)`: the accuracy scale of an exact value of format `F`.
 #[inline(always)]
@@ -80,13 +80,23 @@ impl<F: Format> Stochastic<F> {
     #[inline(always)]
     fn check_cancellation(self, a: Self, b: Self) {
         let rs = self.samples_f64();
-        let floor = exact_scale::<F>();
-        let k = stochastic::cancel_scale();
         // Equal samples lost nothing; the operands have at most MAX_DIGITS, so a result more
         // accurate than `floor * k` lost fewer digits than the threshold. Decided first without
-        // a division: `lr` is at most 1 (the 16-bit formats' default threshold ends here), and
-        // for a threshold in `[SURELY_MIN, 0.1]` (where `lr` is not clamped to 1) `surely_below`
-        // implies `lr < floor * k`.
+        // a floating-point operation: binary64 and binary32 samples within a few hundred ulps of
+        // each other are that accurate (`stochastic::cancel_ulps_for`).
+        let close = match F::PRECISION {
+            53 => within_ulps(rs, stochastic::cancel_ulps(53), 0, 2, 0x7fd),
+            24 => within_ulps(rs, stochastic::cancel_ulps(24), 29, 1023 - 127 + 2, 1023 - 127 + 0xfd),
+            _ => false,
+        };
+        if close {
+            return;
+        }
+        let floor = exact_scale::<F>();
+        let k = stochastic::cancel_scale();
+        // Without a division: `lr` is at most 1 (the 16-bit formats' default threshold ends
+        // here), and for a threshold in `[SURELY_MIN, 0.1]` (where `lr` is not clamped to 1)
+        // `surely_below` implies `lr < floor * k`.
         let t = floor * k;
         if t > 1.0 || (k > 1.0 && (SURELY_MIN..=0.1).contains(&t) && surely_below(rs, t)) {
             return;

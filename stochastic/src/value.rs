@@ -12,7 +12,7 @@ use crate::stochastic::{self, Instability};
 pub const TAU: f64 = 4.302_653;
 /// `tau^2 / 6`: with relative deviations `r_i = x_i / mean - 1`, the digit estimate
 /// `log10(sqrt(3)|m| / (tau s))` equals `-log10(C * sum r_i^2) / 2`.
-const C: f64 = TAU * TAU / 6.0;
+pub(crate) const C: f64 = TAU * TAU / 6.0;
 /// `sum r_i^2 > NOISE` exactly when the estimate is below half a digit.
 const NOISE: f64 = 0.1 / C;
 
@@ -244,6 +244,23 @@ pub(crate) fn surely_below(s: [f64; 3], t: f64) -> bool {
     (C * dd < 0.25 * t * sum * sum) & (3.872_591_914_849_318e-121..=2.582_249_878_086_908_6e120).contains(&m)
 }
 
+/// Whether samples `s` (of a format whose values widen exactly to these `f64`s) are all within
+/// `d` units in the last place of the format from the middle one, the middle one having a
+/// biased `f64` exponent in `[e_lo, e_hi]` (so that every sample within `d` ulps, `d` below
+/// `2^(p-2)`, is a normal number of the format, and finite). `ulp_shift`: 0 for binary64, 29 for
+/// binary32 (an ulp of binary32 is `2^29` ulps of binary64 between normal binary32 values). No
+/// branch, no floating-point operation: the differences of the bit patterns count the ulps
+/// between samples of the same sign.
+#[inline(always)]
+pub(crate) fn within_ulps(s: [f64; 3], d: u64, ulp_shift: u32, e_lo: u64, e_hi: u64) -> bool {
+    let (x0, x1, x2) = (s[0].to_bits(), s[1].to_bits(), s[2].to_bits());
+    let span = d << ulp_shift;
+    let e = (x1 >> 52) & 0x7ff;
+    let normal = e.wrapping_sub(e_lo) <= e_hi - e_lo;
+    let near = |x: u64| x.wrapping_sub(x1).wrapping_add(span) <= 2 * span;
+    normal & near(x0) & near(x2)
+}
+
 /// The smallest threshold [`surely_below`] accepts: `2^-90`.
 pub(crate) const SURELY_MIN: f64 = 8.077_935_669_463_161e-28;
 
@@ -394,6 +411,71 @@ mod surely_below_tests {
             }
         }
         assert!(passed > checked / 4, "{passed} of {checked}");
+    }
+}
+
+#[cfg(test)]
+mod within_ulps_tests {
+    use super::*;
+    use crate::stochastic::cancel_ulps_for;
+
+    /// `within_ulps` with the cancellation check's bound must imply that the exact test
+    /// (`accuracy_scale < floor * k`) passes, for binary64 and binary32 samples near the bound
+    /// and for every threshold that leaves a nonzero bound.
+    #[test]
+    fn within_ulps_implies_the_exact_test() {
+        let mut z = 11u64;
+        let mut next = move || {
+            z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
+            let mut x = z;
+            x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+            x = (x ^ (x >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+            x ^ (x >> 31)
+        };
+        let (mut passed, mut checked) = (0, 0);
+        for _ in 0..2_000_000 {
+            let single = next() % 2 == 0;
+            let digits = (next() % 12) as i32;
+            let k = 100f64.powi(digits);
+            let (p, floor) = if single { (24, 3.630_780_547_701_013_5e-15) } else { (53, 1.258_925_411_794_166_4e-32) };
+            let d = cancel_ulps_for(k, p);
+            if d == 0 {
+                continue;
+            }
+            // The middle sample anywhere in the range (extremes included), the others up to
+            // 1.2 D ulps away in either direction, or exactly D.
+            let x1 = if single {
+                let e = 1 + next() % 254;
+                f64::from(f32::from_bits(((e as u32) << 23) | (next() as u32 & 0x7f_ffff) | ((next() as u32) << 31)))
+            } else {
+                let e = 1 + next() % 2046;
+                f64::from_bits((e << 52) | (next() & 0xf_ffff_ffff_ffff) | ((next() % 2) << 63))
+            };
+            let mut off = || -> i64 {
+                let r = next();
+                let m = if r % 4 == 0 { d as i64 } else { ((r >> 8) % (d * 12 / 10 + 1)) as i64 };
+                if (r >> 3) & 1 == 0 { m } else { -m }
+            };
+            let step = |x: f64, n: i64| -> f64 {
+                if single {
+                    f64::from(f32::from_bits(((x as f32).to_bits() as i64 + n) as u32))
+                } else {
+                    f64::from_bits((x.to_bits() as i64 + n) as u64)
+                }
+            };
+            let s = [step(x1, off()), x1, step(x1, off())];
+            if s.iter().any(|x| !x.is_finite()) {
+                continue;
+            }
+            let (lo, hi, shift) = if single { (1023 - 127 + 2, 1023 - 127 + 0xfd, 29) } else { (2, 0x7fd, 0) };
+            checked += 1;
+            if within_ulps(s, d, shift, lo, hi) {
+                passed += 1;
+                let exact = accuracy_scale(s, floor);
+                assert!(exact < floor * k, "{s:?}: scale {exact:e} for {digits} digits (D = {d})");
+            }
+        }
+        assert!(passed > checked / 3, "{passed} of {checked}");
     }
 }
 
