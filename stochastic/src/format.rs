@@ -116,6 +116,17 @@ pub trait Format:
         [Self::mul(a[0], b[0], d[0]), Self::mul(a[1], b[1], d[1]), Self::mul(a[2], b[2], d[2])]
     }
 
+    /// Whether every sample is nonzero and finite (a 16-bit result that cannot have overflowed
+    /// or underflowed).
+    #[doc(hidden)]
+    #[inline(always)]
+    fn all_nonzero_finite(s: [Self::Repr; 3]) -> bool {
+        s.iter().all(|r| {
+            let r = r.to_f64().abs();
+            r > 0.0 && r < f64::INFINITY
+        })
+    }
+
     /// [`Format::mul3`] of operands whose three samples are `a` and `b`.
     #[doc(hidden)]
     #[inline(always)]
@@ -292,6 +303,10 @@ macro_rules! sixteen_bit_format {
             #[inline(always)]
             fn mul3(a: [f32; 3], b: [f32; 3], bits: u64) -> [f32; 3] {
                 $mul3(a, b, bits)
+            }
+            #[inline(always)]
+            fn all_nonzero_finite(s: [f32; 3]) -> bool {
+                lanes::all_nonzero_finite_f32(s)
             }
         }
     };

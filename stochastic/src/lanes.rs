@@ -104,6 +104,11 @@ mod imp {
         mul3_f64([a; 3], [b; 3], bits)
     }
 
+    #[inline(always)]
+    pub(crate) fn all_nonzero_finite_f32(s: [f32; 3]) -> bool {
+        s.iter().all(|r| r.abs() > 0.0 && r.abs() < f32::INFINITY)
+    }
+
     pub(crate) type Grid16 = round::Grid;
     pub(crate) const F16: Grid16 = round::GRID_F16;
     pub(crate) const BF16: Grid16 = round::GRID_BF16;
@@ -556,6 +561,16 @@ mod imp {
                 _mm_castps_si128(s),
                 _mm_castps_si128(_mm_and_ps(cond, delta)),
             ))
+        }
+    }
+
+    /// Whether every sample is nonzero and finite: two comparisons of the magnitudes.
+    #[inline(always)]
+    pub(crate) fn all_nonzero_finite_f32(s: [f32; 3]) -> bool {
+        unsafe {
+            let m = _mm_and_ps(load3_f32(&s), splat32(!SIGN32));
+            let ok = _mm_and_ps(_mm_cmpgt_ps(m, _mm_setzero_ps()), _mm_cmplt_ps(m, _mm_set1_ps(f32::INFINITY)));
+            _mm_movemask_ps(ok) == 0b1111
         }
     }
 
@@ -1192,7 +1207,7 @@ mod imp {
 }
 
 pub(crate) use imp::{
-    add3_f32, add3_f64, add3_grid, mul3_bf16, mul3_exact_f64, mul3_f16, mul3_f32, mul3_f64, BF16, F16,
+    add3_f32, add3_f64, add3_grid, all_nonzero_finite_f32, mul3_bf16, mul3_exact_f64, mul3_f16, mul3_f32, mul3_f64, BF16, F16,
 };
 
 #[cfg(test)]

@@ -42,7 +42,7 @@ impl<F: Format> Stochastic<F> {
     #[inline(always)]
     fn check_range(self, a: Self, b: Self, nonzero_exact: impl Fn(f64, f64) -> bool) {
         // Only a zero or infinite result can count (the common case ends here).
-        if self.samples_f64().iter().all(|r| r.abs() > 0.0 && r.abs() < f64::INFINITY) {
+        if F::all_nonzero_finite(self.s) {
             return;
         }
         let (mut overflow, mut underflow) = (false, false);
