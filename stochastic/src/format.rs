@@ -116,6 +116,14 @@ pub trait Format:
         [Self::mul(a[0], b[0], d[0]), Self::mul(a[1], b[1], d[1]), Self::mul(a[2], b[2], d[2])]
     }
 
+    /// Whether the three samples are the same finite value, bit for bit.
+    #[doc(hidden)]
+    #[inline(always)]
+    fn exact_finite(s: [Self::Repr; 3]) -> bool {
+        let [a, b, c] = s.map(Repr::to_f64);
+        (a.to_bits() == b.to_bits()) & (b.to_bits() == c.to_bits()) & a.is_finite()
+    }
+
     /// Whether every sample is nonzero and finite (a 16-bit result that cannot have overflowed
     /// or underflowed).
     #[doc(hidden)]
@@ -244,6 +252,11 @@ impl Format for f32 {
         lanes::add3_f32(a, b, bits)
     }
     #[inline(always)]
+    fn exact_finite(s: [f32; 3]) -> bool {
+        exact_finite_f32(s)
+    }
+
+    #[inline(always)]
     fn mul3(a: [f32; 3], b: [f32; 3], bits: u64) -> [f32; 3] {
         lanes::mul3_f32(a, b, bits)
     }
@@ -305,6 +318,10 @@ macro_rules! sixteen_bit_format {
                 $mul3(a, b, bits)
             }
             #[inline(always)]
+            fn exact_finite(s: [f32; 3]) -> bool {
+                exact_finite_f32(s)
+            }
+            #[inline(always)]
             fn all_nonzero_finite(s: [f32; 3]) -> bool {
                 lanes::all_nonzero_finite_f32(s)
             }
@@ -314,6 +331,13 @@ macro_rules! sixteen_bit_format {
 
 sixteen_bit_format!(f16, GRID_F16, lanes::F16, lanes::mul3_f16, "binary16", "fptune::f16", 11, 3.31, 1);
 sixteen_bit_format!(bf16, GRID_BF16, lanes::BF16, lanes::mul3_bf16, "bfloat16", "fptune::bf16", 8, 2.41, 0);
+
+/// [`Format::exact_finite`] of `f32` samples, on their bits.
+#[inline(always)]
+fn exact_finite_f32(s: [f32; 3]) -> bool {
+    let [a, b, c] = s.map(f32::to_bits);
+    (a == b) & (b == c) & ((a & 0x7fff_ffff) < 0x7f80_0000)
+}
 
 /// The format an operation between `Self` and `Rhs` is computed in: the wider of the two
 /// (DESIGN.md, semantics 2). binary16 and bfloat16 each hold values the other cannot, so an

@@ -124,8 +124,7 @@ impl<F: Format> Stochastic<F> {
     /// not noise).
     #[inline(always)]
     pub(crate) fn is_exact_finite(&self) -> bool {
-        let [a, b, c] = self.samples_f64();
-        (a.to_bits() == b.to_bits()) & (b.to_bits() == c.to_bits()) & a.is_finite()
+        F::exact_finite(self.s)
     }
 
     /// Whether CADNA would call this a computed zero: a zero mean, or numerical noise.
