@@ -37,38 +37,27 @@ fn dirs(bits: u64) -> [f64; 3] {
     masks64(bits).map(|m| f64::from_bits(1f64.to_bits() | m))
 }
 
-/// The kernels chosen at run time, once per process (x86_64 builds without AVX-512): the AVX-512
-/// ones when the CPU has AVX-512F, AVX-512VL and F16C, unless `FPTUNE_SIMD=sse2` is set in the
-/// environment (which keeps the kernels the build was compiled with, to test them).
-#[cfg(all(target_arch = "x86_64", not(target_feature = "avx")))]
-pub(crate) mod level {
-    use std::sync::atomic::{AtomicU8, Ordering};
-
-    /// 0 while not decided, then [`BASE`] or [`AVX512`].
-    static LEVEL: AtomicU8 = AtomicU8::new(0);
-    const BASE: u8 = 1;
-    const AVX512: u8 = 2;
-
-    /// Whether the AVX-512 kernels are used: one load and a predictable branch.
-    #[inline(always)]
-    pub(crate) fn avx512() -> bool {
-        match LEVEL.load(Ordering::Relaxed) {
-            AVX512 => true,
-            0 => detect(),
-            _ => false,
+/// Chooses the kernels, once per process: on x86_64 builds without AVX, the AVX-512 ones
+/// (`rt512`) when the CPU has AVX-512F, AVX-512VL and F16C, unless `FPTUNE_SIMD=sse2` is set in
+/// the environment (which keeps the SSE2 kernels, to test them). The choice is a bit of the
+/// detection mask ([`crate::stochastic::simd_enabled`]) that the operators load anyway and pass
+/// to the kernels as `simd`: no extra load per operation.
+pub(crate) fn init() {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx")))]
+    {
+        use std::sync::atomic::{AtomicBool, Ordering};
+        static DONE: AtomicBool = AtomicBool::new(false);
+        if !DONE.load(Ordering::Relaxed) {
+            let allowed = std::env::var("FPTUNE_SIMD").map_or(true, |v| v.trim() != "sse2");
+            if allowed
+                && is_x86_feature_detected!("avx512f")
+                && is_x86_feature_detected!("avx512vl")
+                && is_x86_feature_detected!("f16c")
+            {
+                crate::stochastic::enable_simd();
+            }
+            DONE.store(true, Ordering::Relaxed);
         }
-    }
-
-    #[cold]
-    #[inline(never)]
-    fn detect() -> bool {
-        let allowed = std::env::var("FPTUNE_SIMD").map_or(true, |v| v.trim() != "sse2");
-        let yes = allowed
-            && is_x86_feature_detected!("avx512f")
-            && is_x86_feature_detected!("avx512vl")
-            && is_x86_feature_detected!("f16c");
-        LEVEL.store(if yes { AVX512 } else { BASE }, Ordering::Relaxed);
-        yes
     }
 }
 
@@ -79,29 +68,29 @@ mod imp {
     use crate::round;
 
     #[inline(always)]
-    pub(crate) fn add3_f64(a: [f64; 3], b: [f64; 3], bits: u64) -> [f64; 3] {
+    pub(crate) fn add3_f64(a: [f64; 3], b: [f64; 3], bits: u64, _simd: bool) -> [f64; 3] {
         let d = dirs(bits);
         std::array::from_fn(|i| round::add_f64(a[i], b[i], d[i]))
     }
     #[inline(always)]
-    pub(crate) fn mul3_f64(a: [f64; 3], b: [f64; 3], bits: u64) -> [f64; 3] {
+    pub(crate) fn mul3_f64(a: [f64; 3], b: [f64; 3], bits: u64, _simd: bool) -> [f64; 3] {
         let d = dirs(bits);
         std::array::from_fn(|i| round::mul_f64(a[i], b[i], d[i]))
     }
     #[inline(always)]
-    pub(crate) fn add3_f32(a: [f32; 3], b: [f32; 3], bits: u64) -> [f32; 3] {
+    pub(crate) fn add3_f32(a: [f32; 3], b: [f32; 3], bits: u64, _simd: bool) -> [f32; 3] {
         let d = dirs(bits);
         std::array::from_fn(|i| round::add_f32(a[i], b[i], d[i]))
     }
     #[inline(always)]
-    pub(crate) fn mul3_f32(a: [f32; 3], b: [f32; 3], bits: u64) -> [f32; 3] {
+    pub(crate) fn mul3_f32(a: [f32; 3], b: [f32; 3], bits: u64, _simd: bool) -> [f32; 3] {
         let d = dirs(bits);
         std::array::from_fn(|i| round::mul_f32(a[i], b[i], d[i]))
     }
 
     #[inline(always)]
-    pub(crate) fn mul3_exact_f64(a: f64, b: f64, bits: u64) -> [f64; 3] {
-        mul3_f64([a; 3], [b; 3], bits)
+    pub(crate) fn mul3_exact_f64(a: f64, b: f64, bits: u64, simd: bool) -> [f64; 3] {
+        mul3_f64([a; 3], [b; 3], bits, simd)
     }
 
     #[inline(always)]
@@ -114,17 +103,17 @@ mod imp {
     pub(crate) const BF16: Grid16 = round::GRID_BF16;
 
     #[inline(always)]
-    pub(crate) fn add3_grid(a: [f32; 3], b: [f32; 3], bits: u64, g: &Grid16) -> [f32; 3] {
+    pub(crate) fn add3_grid(a: [f32; 3], b: [f32; 3], bits: u64, g: &Grid16, _simd: bool) -> [f32; 3] {
         let d = dirs(bits);
         std::array::from_fn(|i| round::add_grid(a[i], b[i], d[i], *g))
     }
     #[inline(always)]
-    pub(crate) fn mul3_f16(a: [f32; 3], b: [f32; 3], bits: u64) -> [f32; 3] {
+    pub(crate) fn mul3_f16(a: [f32; 3], b: [f32; 3], bits: u64, _simd: bool) -> [f32; 3] {
         let d = dirs(bits);
         std::array::from_fn(|i| round::mul_grid(a[i], b[i], d[i], F16))
     }
     #[inline(always)]
-    pub(crate) fn mul3_bf16(a: [f32; 3], b: [f32; 3], bits: u64) -> [f32; 3] {
+    pub(crate) fn mul3_bf16(a: [f32; 3], b: [f32; 3], bits: u64, _simd: bool) -> [f32; 3] {
         let d = dirs(bits);
         std::array::from_fn(|i| round::mul_grid(a[i], b[i], d[i], BF16))
     }
@@ -697,13 +686,15 @@ mod imp {
     /// Directed `a + b` of each sample on grid `g`: the sum of two binary16 values is exact in
     /// `f64` (at most 40 bits apart); that of two bfloat16 values is checked (Fast2Sum).
     #[inline(always)]
-    pub(crate) fn add3_grid(a: [f32; 3], b: [f32; 3], bits: u64, g: &Grid16) -> [f32; 3] {
+    pub(crate) fn add3_grid(a: [f32; 3], b: [f32; 3], bits: u64, g: &Grid16, simd: bool) -> [f32; 3] {
         #[cfg(all(target_feature = "avx512f", target_feature = "f16c"))]
         if g.sums_exact {
             return f16c::add3_f16(a, b, bits);
         }
+        #[cfg(target_feature = "avx")]
+        let _ = simd;
         #[cfg(not(target_feature = "avx"))]
-        if g.sums_exact && super::level::avx512() {
+        if g.sums_exact && simd {
             return rt512::add3_f16(a, b, bits);
         }
         add3_grid_v(a, b, bits, g)
@@ -735,9 +726,11 @@ mod imp {
 
     /// Directed `a * b` of each sample on the binary16 grid: the product is exact in `f32`.
     #[inline(always)]
-    pub(crate) fn mul3_f16(a: [f32; 3], b: [f32; 3], bits: u64) -> [f32; 3] {
+    pub(crate) fn mul3_f16(a: [f32; 3], b: [f32; 3], bits: u64, simd: bool) -> [f32; 3] {
+        #[cfg(target_feature = "avx")]
+        let _ = simd;
         #[cfg(not(target_feature = "avx"))]
-        if super::level::avx512() {
+        if simd {
             return rt512::mul3_f16(a, b, bits);
         }
         mul3_f16_v(a, b, bits)
@@ -809,7 +802,7 @@ mod imp {
 
     /// Directed `a * b` of each sample on the bfloat16 grid: the product is exact in `f64`.
     #[inline(always)]
-    pub(crate) fn mul3_bf16(a3: [f32; 3], b3: [f32; 3], bits: u64) -> [f32; 3] {
+    pub(crate) fn mul3_bf16(a3: [f32; 3], b3: [f32; 3], bits: u64, _simd: bool) -> [f32; 3] {
         let x = V::from_f32x4(load3_f32(&a3)).mul(V::from_f32x4(load3_f32(&b3)));
         if !all_within(x, BF16.max) {
             return mul3_grid_slow(a3, b3, bits, &BF16);
@@ -834,21 +827,25 @@ mod imp {
     // has them (`rt512`).
     // ------------------------------------------------------------------------------------------
 
-    #[cfg(target_feature = "avx512f")]
-    pub(crate) use avx512::{add3_f32, add3_f64, mul3_exact_f64, mul3_f32, mul3_f64};
-    #[cfg(all(target_feature = "avx", not(target_feature = "avx512f")))]
-    pub(crate) use {
-        add3_f32_v as add3_f32, add3_f64_v as add3_f64, mul3_exact_f64_v as mul3_exact_f64,
-        mul3_f32_v as mul3_f32, mul3_f64_v as mul3_f64,
-    };
-
-    /// Calls `rt512::$name` on CPUs with AVX-512, else `$v`: one load and a predictable branch.
-    #[cfg(not(target_feature = "avx"))]
+    /// The kernel of the build: the AVX-512 one when compiled for AVX-512; the `_v` one when
+    /// compiled for AVX without AVX-512; otherwise `rt512::$name` when `simd` (the CPU has
+    /// AVX-512: see [`super::init`]), else the `_v` one: a predictable branch on a register.
     macro_rules! dispatch {
         ($(fn $name:ident($($arg:ident: $ty:ty),*) -> $ret:ty => $v:ident;)*) => {$(
             #[inline(always)]
-            pub(crate) fn $name($($arg: $ty),*) -> $ret {
-                if super::level::avx512() {
+            pub(crate) fn $name($($arg: $ty,)* simd: bool) -> $ret {
+                #[cfg(target_feature = "avx512f")]
+                {
+                    let _ = simd;
+                    avx512::$name($($arg),*)
+                }
+                #[cfg(all(target_feature = "avx", not(target_feature = "avx512f")))]
+                {
+                    let _ = simd;
+                    $v($($arg),*)
+                }
+                #[cfg(not(target_feature = "avx"))]
+                if simd {
                     rt512::$name($($arg),*)
                 } else {
                     $v($($arg),*)
@@ -857,7 +854,6 @@ mod imp {
         )*};
     }
 
-    #[cfg(not(target_feature = "avx"))]
     dispatch! {
         fn add3_f64(a: [f64; 3], b: [f64; 3], bits: u64) -> [f64; 3] => add3_f64_v;
         fn mul3_f64(a: [f64; 3], b: [f64; 3], bits: u64) -> [f64; 3] => mul3_f64_v;
@@ -1155,7 +1151,7 @@ mod imp {
         /// Directed `a + b` of each sample. An exact zero sum keeps the sign round-to-nearest
         /// gives it (`x + (-x)` is `+0` in both directions, as in round.rs).
         #[inline(always)]
-        pub(crate) fn add3_f64(a: [f64; 3], b: [f64; 3], bits: u64) -> [f64; 3] {
+        pub(crate) fn add3_f64(a: [f64; 3], b: [f64; 3], bits: u64, _simd: bool) -> [f64; 3] {
             let (a, b, k) = (load_pd(&a), load_pd(&b), DOWN[bits as usize & 3]);
             unsafe {
                 let r = _mm512_add_round_pd::<UP>(a, b);
@@ -1175,7 +1171,7 @@ mod imp {
 
         /// Directed `a * b` of each sample.
         #[inline(always)]
-        pub(crate) fn mul3_f64(a: [f64; 3], b: [f64; 3], bits: u64) -> [f64; 3] {
+        pub(crate) fn mul3_f64(a: [f64; 3], b: [f64; 3], bits: u64, _simd: bool) -> [f64; 3] {
             mul_pd(load_pd(&a), load_pd(&b), bits)
         }
 
@@ -1185,7 +1181,7 @@ mod imp {
         }
 
         #[inline(always)]
-        pub(crate) fn add3_f32(a: [f32; 3], b: [f32; 3], bits: u64) -> [f32; 3] {
+        pub(crate) fn add3_f32(a: [f32; 3], b: [f32; 3], bits: u64, _simd: bool) -> [f32; 3] {
             let (a, b, k) = (load_ps(&a), load_ps(&b), u16::from(DOWN[bits as usize & 3]));
             unsafe {
                 let r = _mm512_add_round_ps::<UP>(a, b);
@@ -1196,7 +1192,7 @@ mod imp {
         }
 
         #[inline(always)]
-        pub(crate) fn mul3_f32(a: [f32; 3], b: [f32; 3], bits: u64) -> [f32; 3] {
+        pub(crate) fn mul3_f32(a: [f32; 3], b: [f32; 3], bits: u64, _simd: bool) -> [f32; 3] {
             let (a, b, k) = (load_ps(&a), load_ps(&b), u16::from(DOWN[bits as usize & 3]));
             unsafe {
                 let r = _mm512_mul_round_ps::<UP>(a, b);
@@ -1258,6 +1254,12 @@ mod tests {
         }
     }
 
+    /// Whether the kernels may take their AVX-512 form on this CPU (then the tests check both).
+    fn simd() -> bool {
+        init();
+        crate::stochastic::simd_enabled(crate::stochastic::detect_mask())
+    }
+
     fn same64(x: f64, y: f64) -> bool {
         x.to_bits() == y.to_bits() || (x.is_nan() && y.is_nan())
     }
@@ -1274,8 +1276,9 @@ mod tests {
             let b = if g.next() % 4 == 0 { [-a[0] * 0.75, b[1], -a[2]] } else { b };
             let bits = g.next() % 4;
             let d = dirs(bits);
-            let (s, p) = (add3_f64(a, b, bits), mul3_f64(a, b, bits));
-            let pe = mul3_exact_f64(a[0], b[0], bits);
+            let simd = simd() && g.next() % 2 == 0;
+            let (s, p) = (add3_f64(a, b, bits, simd), mul3_f64(a, b, bits, simd));
+            let pe = mul3_exact_f64(a[0], b[0], bits, simd);
             #[cfg(target_arch = "x86_64")]
             let (sv, pv) = (imp::add3_f64_v(a, b, bits), imp::mul3_f64_v(a, b, bits));
             #[cfg(target_arch = "x86_64")]
@@ -1323,8 +1326,9 @@ mod tests {
                 let b = if g.next() % 4 == 0 { [-a[0], b[1], a[2]] } else { b };
                 let bits = g.next() % 4;
                 let d = dirs(bits);
-                let s = add3_grid(a, b, bits, if bf { &BF16 } else { &F16 });
-                let p = if bf { mul3_bf16(a, b, bits) } else { mul3_f16(a, b, bits) };
+                let simd = simd() && g.next() % 2 == 0;
+                let s = add3_grid(a, b, bits, if bf { &BF16 } else { &F16 }, simd);
+                let p = if bf { mul3_bf16(a, b, bits, simd) } else { mul3_f16(a, b, bits, simd) };
                 #[cfg(target_arch = "x86_64")]
                 {
                     // The forms without AVX-512 too, whether or not AVX-512 replaces them.
@@ -1352,7 +1356,8 @@ mod tests {
             let b = if g.next() % 4 == 0 { [-a[0] * 0.75, b[1], -a[2]] } else { b };
             let bits = g.next() % 4;
             let d = dirs(bits);
-            let (s, p) = (add3_f32(a, b, bits), mul3_f32(a, b, bits));
+            let simd = simd() && g.next() % 2 == 0;
+            let (s, p) = (add3_f32(a, b, bits, simd), mul3_f32(a, b, bits, simd));
             #[cfg(target_arch = "x86_64")]
             let (sv, pv) = (imp::add3_f32_v(a, b, bits), imp::mul3_f32_v(a, b, bits));
             #[cfg(target_arch = "x86_64")]

@@ -65,8 +65,9 @@ impl<F: Format> Stochastic<F> {
     /// `a + b` in one format, with cancellation detection.
     #[inline(always)]
     pub(crate) fn add_same(self, rhs: Self) -> Self {
-        let r = Self::from_repr(F::add3(self.s, rhs.s, rng::direction_bits()));
+        let bits = rng::direction_bits();
         let mask = stochastic::detect_mask();
+        let r = Self::from_repr(F::add3(self.s, rhs.s, bits, stochastic::simd_enabled(mask)));
         if stochastic::mask_has(mask, Instability::Cancellation) {
             r.check_cancellation(self, rhs);
         }
@@ -121,7 +122,8 @@ impl<F: Format> Stochastic<F> {
         let r = if self.is_exact_finite() && rhs.is_exact_finite() {
             // Two exactly known operands (inputs, constants): not noise, and one product serves
             // the three samples.
-            Self::from_repr(F::mul3_exact(self.s[0], rhs.s[0], rng::direction_bits()))
+            let bits = rng::direction_bits();
+            Self::from_repr(F::mul3_exact(self.s[0], rhs.s[0], bits, stochastic::simd_enabled(mask)))
         } else {
             if stochastic::mask_has(mask, Instability::UnstableMultiplication)
                 && self.is_noise()
@@ -129,7 +131,8 @@ impl<F: Format> Stochastic<F> {
             {
                 stochastic::record(Instability::UnstableMultiplication);
             }
-            Self::from_repr(F::mul3(self.s, rhs.s, rng::direction_bits()))
+            let bits = rng::direction_bits();
+            Self::from_repr(F::mul3(self.s, rhs.s, bits, stochastic::simd_enabled(mask)))
         };
         if F::LIMITED_RANGE && mask & stochastic::RANGE_BITS != 0 {
             r.check_range(self, rhs, |x, y| x != 0.0 && y != 0.0);

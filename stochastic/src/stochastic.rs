@@ -92,8 +92,11 @@ impl Instability {
 const KINDS: usize = Instability::ALL.len();
 const ALL_ON: u32 = (1 << KINDS) - 1;
 
-/// Bit set of the kinds being detected (all by default).
+/// Bit set of the kinds being detected (all by default), and [`SIMD_BIT`].
 static DETECT: AtomicU32 = AtomicU32::new(ALL_ON);
+/// Set in `DETECT` once the CPU was found to have the AVX-512 kernels of `lanes.rs` (builds
+/// without AVX on x86_64): the operators read it with the detection mask they load anyway.
+const SIMD_BIT: u32 = 1 << 31;
 /// Cancellation threshold in digits.
 static CANCEL: AtomicU32 = AtomicU32::new(4);
 /// `100^CANCEL`: the threshold in the scale cancellation detection compares (no logarithm).
@@ -137,6 +140,17 @@ pub(crate) fn mask_has(mask: u32, kind: Instability) -> bool {
     mask & kind.bit() != 0
 }
 
+/// Whether the AVX-512 kernels are to be used, from [`detect_mask`]'s value.
+#[inline(always)]
+pub(crate) fn simd_enabled(mask: u32) -> bool {
+    mask & SIMD_BIT != 0
+}
+
+/// Lets the operators use the AVX-512 kernels (see `lanes::level`).
+pub(crate) fn enable_simd() {
+    DETECT.fetch_or(SIMD_BIT, Ordering::Relaxed);
+}
+
 /// Turns the detection of one kind on or off.
 pub fn set_detected(kind: Instability, on: bool) {
     if on {
@@ -148,7 +162,11 @@ pub fn set_detected(kind: Instability, on: bool) {
 
 /// Turns the detection of every kind on or off (CADNA's `CADNA_ALL` / `CADNA_NO_...`).
 pub fn set_all_detected(on: bool) {
-    DETECT.store(if on { ALL_ON } else { 0 }, Ordering::Relaxed);
+    if on {
+        DETECT.fetch_or(ALL_ON, Ordering::Relaxed);
+    } else {
+        DETECT.fetch_and(!ALL_ON, Ordering::Relaxed);
+    }
 }
 
 /// Sets the cancellation threshold: a `+`/`-` is reported when its result has at least `digits`
@@ -327,7 +345,7 @@ pub fn report() -> Report {
         }
         per_thread.push(t);
     }
-    Report { counts, per_thread, detected: DETECT.load(Ordering::Relaxed) }
+    Report { counts, per_thread, detected: DETECT.load(Ordering::Relaxed) & ALL_ON }
 }
 
 /// Clears every thread's counts.
