@@ -198,6 +198,10 @@ impl Format for f64 {
         lanes::mul3_f64(a, b, bits, simd)
     }
     #[inline(always)]
+    fn exact_finite(s: [f64; 3]) -> bool {
+        lanes::exact_finite_f64(s)
+    }
+    #[inline(always)]
     fn mul3_exact(a: f64, b: f64, bits: u64, simd: bool) -> [f64; 3] {
         lanes::mul3_exact_f64(a, b, bits, simd)
     }

@@ -98,6 +98,12 @@ mod imp {
         s.iter().all(|r| r.abs() > 0.0 && r.abs() < f32::INFINITY)
     }
 
+    #[inline(always)]
+    pub(crate) fn exact_finite_f64(s: [f64; 3]) -> bool {
+        let [a, b, c] = s.map(f64::to_bits);
+        (a == b) & (b == c) & f64::from_bits(a).is_finite()
+    }
+
     pub(crate) type Grid16 = round::Grid;
     pub(crate) const F16: Grid16 = round::GRID_F16;
     pub(crate) const BF16: Grid16 = round::GRID_BF16;
@@ -480,8 +486,13 @@ mod imp {
         };
         #[cfg(not(target_feature = "fma"))]
         let err = {
-            let (aa, ab) = (a.abs(), b.abs());
-            if !((aa.max(ab) <= BIG) & (SMALL <= aa.min(ab))) {
+            // Both magnitudes in [SMALL, BIG], in one comparison of each bound (NaN fails).
+            let ok = unsafe {
+                let x = _mm_and_pd(_mm_set_pd(b, a), _mm_castsi128_pd(_mm_set1_epi64x(!SIGN64 as i64)));
+                let inside = _mm_and_pd(_mm_cmple_pd(x, _mm_set1_pd(BIG)), _mm_cmpge_pd(x, _mm_set1_pd(SMALL)));
+                _mm_movemask_pd(inside) == 0b11
+            };
+            if !ok {
                 return mul3_f64_slow([a; 3], [b; 3], bits);
             }
             let split = |x: f64| {
@@ -550,6 +561,20 @@ mod imp {
                 _mm_castps_si128(s),
                 _mm_castps_si128(_mm_and_ps(cond, delta)),
             ))
+        }
+    }
+
+    /// Whether the three samples are the same finite value, bit for bit: the first two compared
+    /// with the third in one register.
+    #[inline(always)]
+    pub(crate) fn exact_finite_f64(s: [f64; 3]) -> bool {
+        unsafe {
+            let v01 = _mm_castpd_si128(_mm_loadu_pd(s.as_ptr()));
+            let v22 = _mm_set1_pd(s[2]);
+            let same = _mm_movemask_epi8(_mm_cmpeq_epi32(v01, _mm_castpd_si128(v22)));
+            let magnitude = _mm_and_pd(v22, _mm_castsi128_pd(_mm_set1_epi64x(!SIGN64 as i64)));
+            let finite = _mm_movemask_pd(_mm_cmplt_sd(magnitude, _mm_set_sd(f64::INFINITY)));
+            (same == 0xffff) & (finite & 1 != 0)
         }
     }
 
@@ -1203,7 +1228,7 @@ mod imp {
 }
 
 pub(crate) use imp::{
-    add3_f32, add3_f64, add3_grid, all_nonzero_finite_f32, mul3_bf16, mul3_exact_f64, mul3_f16, mul3_f32, mul3_f64, BF16, F16,
+    add3_f32, add3_f64, add3_grid, all_nonzero_finite_f32, exact_finite_f64, mul3_bf16, mul3_exact_f64, mul3_f16, mul3_f32, mul3_f64, BF16, F16,
 };
 
 #[cfg(test)]
@@ -1294,6 +1319,28 @@ mod tests {
                 assert!(same64(p[i], rp), "{:e} * {:e} dir {}: {:e} vs {:e}", a[i], b[i], d[i], p[i], rp);
             }
         }
+    }
+
+    #[test]
+    fn exact_finite_f64_compares_bits() {
+        let mut g = Rng(4);
+        for _ in 0..200_000 {
+            let x = g.f64();
+            let y = if g.next() % 2 == 0 { x } else { g.f64() };
+            let s = match g.next() % 4 {
+                0 => [x, x, x],
+                1 => [x, x, y],
+                2 => [y, x, x],
+                _ => [x, y, x],
+            };
+            let [a, b, c] = s.map(f64::to_bits);
+            let expected = a == b && b == c && s[0].is_finite();
+            assert_eq!(exact_finite_f64(s), expected, "{s:?}");
+        }
+        assert!(!exact_finite_f64([0.0, -0.0, 0.0]));
+        assert!(exact_finite_f64([-0.0, -0.0, -0.0]));
+        assert!(!exact_finite_f64([f64::INFINITY; 3]));
+        assert!(!exact_finite_f64([f64::NAN; 3]));
     }
 
     /// A random binary16 (or bfloat16) value as f32: random bits, or values near the extremes.

@@ -119,7 +119,7 @@ impl<F: Format> Stochastic<F> {
     #[inline(always)]
     pub(crate) fn mul_same(self, rhs: Self) -> Self {
         let mask = stochastic::detect_mask();
-        let r = if self.is_exact_finite() && rhs.is_exact_finite() {
+        let r = if self.is_exact_finite() & rhs.is_exact_finite() {
             // Two exactly known operands (inputs, constants): not noise, and one product serves
             // the three samples.
             let bits = rng::direction_bits();
