@@ -125,6 +125,16 @@ pub trait Format:
         (a.to_bits() == b.to_bits()) & (b.to_bits() == c.to_bits()) & a.is_finite()
     }
 
+    /// Whether the samples of a sum surely kept enough digits for the cancellation check to end
+    /// at once: within `stochastic::cancel_ulps` of each other (binary64 and binary32; `false`
+    /// for the others, whose check ends on its threshold).
+    #[doc(hidden)]
+    #[inline(always)]
+    fn sum_surely_accurate(s: [Self::Repr; 3]) -> bool {
+        let _ = s;
+        false
+    }
+
     /// Whether every sample is nonzero and finite (a 16-bit result that cannot have overflowed
     /// or underflowed).
     #[doc(hidden)]
@@ -202,6 +212,11 @@ impl Format for f64 {
         lanes::exact_finite_f64(s)
     }
     #[inline(always)]
+    fn sum_surely_accurate(s: [f64; 3]) -> bool {
+        let [x0, x1, x2] = s.map(f64::to_bits);
+        within_ulps(x0, x1, x2, crate::stochastic::cancel_ulps(53), 52, 0x7ff, 2, 0x7fd)
+    }
+    #[inline(always)]
     fn mul3_exact(a: f64, b: f64, bits: u64, simd: bool) -> [f64; 3] {
         lanes::mul3_exact_f64(a, b, bits, simd)
     }
@@ -259,6 +274,11 @@ impl Format for f32 {
     #[inline(always)]
     fn exact_finite(s: [f32; 3]) -> bool {
         exact_finite_f32(s)
+    }
+    #[inline(always)]
+    fn sum_surely_accurate(s: [f32; 3]) -> bool {
+        let [x0, x1, x2] = s.map(|x| u64::from(x.to_bits()));
+        within_ulps(x0, x1, x2, crate::stochastic::cancel_ulps(24), 23, 0xff, 2, 0xfd)
     }
 
     #[inline(always)]
@@ -342,6 +362,21 @@ sixteen_bit_format!(bf16, GRID_BF16, lanes::BF16, lanes::mul3_bf16, "bfloat16", 
 fn exact_finite_f32(s: [f32; 3]) -> bool {
     let [a, b, c] = s.map(f32::to_bits);
     (a == b) & (b == c) & ((a & 0x7fff_ffff) < 0x7f80_0000)
+}
+
+/// Whether the bit patterns `x0` and `x2` (of one format, zero-extended) lie within `d` of `x1`,
+/// whose biased exponent (`exp_mask` at `mant_bits`) is in `[e_lo, e_hi]`, so that every value
+/// within `d` units in the last place of it (`d` below `2^(p-2)`) is a normal number of the format,
+/// and finite. For samples of the same sign the difference of the bit patterns counts the ulps
+/// between them; samples of different signs are far apart. No branch, no floating-point
+/// operation. See `stochastic::cancel_ulps_for` for why `d` ulps keep enough digits.
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn within_ulps(x0: u64, x1: u64, x2: u64, d: u64, mant_bits: u32, exp_mask: u64, e_lo: u64, e_hi: u64) -> bool {
+    let e = (x1 >> mant_bits) & exp_mask;
+    let normal = e.wrapping_sub(e_lo) <= e_hi - e_lo;
+    let near = |x: u64| x.wrapping_sub(x1).wrapping_add(d) <= 2 * d;
+    normal & near(x0) & near(x2)
 }
 
 /// The format an operation between `Self` and `Rhs` is computed in: the wider of the two

@@ -16,7 +16,7 @@ use half::{bf16, f16};
 use crate::format::{Format, Promote, Repr};
 use crate::rng;
 use crate::stochastic::{self, Instability};
-use crate::value::{accuracy_scale, is_noise_f64, note, surely_below, within_ulps, Stochastic, SURELY_MIN};
+use crate::value::{accuracy_scale, is_noise_f64, note, surely_below, Stochastic, SURELY_MIN};
 
 /// `10^(-2 * MAX_DIGITS)`: the accuracy scale of an exact value of format `F`.
 #[inline(always)]
@@ -85,12 +85,7 @@ impl<F: Format> Stochastic<F> {
         // accurate than `floor * k` lost fewer digits than the threshold. Decided first without
         // a floating-point operation: binary64 and binary32 samples within a few hundred ulps of
         // each other are that accurate (`stochastic::cancel_ulps_for`).
-        let close = match F::PRECISION {
-            53 => within_ulps(rs, stochastic::cancel_ulps(53), 0, 2, 0x7fd),
-            24 => within_ulps(rs, stochastic::cancel_ulps(24), 29, 1023 - 127 + 2, 1023 - 127 + 0xfd),
-            _ => false,
-        };
-        if close {
+        if F::sum_surely_accurate(self.s) {
             return;
         }
         let floor = exact_scale::<F>();

@@ -243,23 +243,6 @@ pub(crate) fn surely_below(s: [f64; 3], t: f64) -> bool {
     (C * dd < 0.25 * t * sum * sum) & (3.872_591_914_849_318e-121..=2.582_249_878_086_908_6e120).contains(&m)
 }
 
-/// Whether samples `s` (of a format whose values widen exactly to these `f64`s) are all within
-/// `d` units in the last place of the format from the middle one, the middle one having a
-/// biased `f64` exponent in `[e_lo, e_hi]` (so that every sample within `d` ulps, `d` below
-/// `2^(p-2)`, is a normal number of the format, and finite). `ulp_shift`: 0 for binary64, 29 for
-/// binary32 (an ulp of binary32 is `2^29` ulps of binary64 between normal binary32 values). No
-/// branch, no floating-point operation: the differences of the bit patterns count the ulps
-/// between samples of the same sign.
-#[inline(always)]
-pub(crate) fn within_ulps(s: [f64; 3], d: u64, ulp_shift: u32, e_lo: u64, e_hi: u64) -> bool {
-    let (x0, x1, x2) = (s[0].to_bits(), s[1].to_bits(), s[2].to_bits());
-    let span = d << ulp_shift;
-    let e = (x1 >> 52) & 0x7ff;
-    let normal = e.wrapping_sub(e_lo) <= e_hi - e_lo;
-    let near = |x: u64| x.wrapping_sub(x1).wrapping_add(span) <= 2 * span;
-    normal & near(x0) & near(x2)
-}
-
 /// The smallest threshold [`surely_below`] accepts: `2^-90`.
 pub(crate) const SURELY_MIN: f64 = 8.077_935_669_463_161e-28;
 
@@ -466,9 +449,15 @@ mod within_ulps_tests {
             if s.iter().any(|x| !x.is_finite()) {
                 continue;
             }
-            let (lo, hi, shift) = if single { (1023 - 127 + 2, 1023 - 127 + 0xfd, 29) } else { (2, 0x7fd, 0) };
+            let close = if single {
+                let [x0, x1, x2] = s.map(|x| u64::from((x as f32).to_bits()));
+                crate::format::within_ulps(x0, x1, x2, d, 23, 0xff, 2, 0xfd)
+            } else {
+                let [x0, x1, x2] = s.map(f64::to_bits);
+                crate::format::within_ulps(x0, x1, x2, d, 52, 0x7ff, 2, 0x7fd)
+            };
             checked += 1;
-            if within_ulps(s, d, shift, lo, hi) {
+            if close {
                 passed += 1;
                 let exact = accuracy_scale(s, floor);
                 assert!(exact < floor * k, "{s:?}: scale {exact:e} for {digits} digits (D = {d})");
