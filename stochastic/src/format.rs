@@ -100,11 +100,11 @@ pub trait Format:
     fn exact(x: f64) -> Self::Repr;
 
     /// Directed `a + b` of three samples, sample `i` toward -inf when bit `i` of `bits` is set
-    /// (sample 2 opposite to sample 1): see [`crate::rng`] and `lanes.rs`. `simd`: whether the
-    /// CPU's AVX-512 kernels are to be used ([`crate::stochastic::simd_enabled`]).
+    /// (sample 2 opposite to sample 1): see [`crate::rng`] and `lanes.rs`. `cpu`: which of the
+    /// CPU's kernels are to be used ([`crate::stochastic::cpu_flags`]).
     #[doc(hidden)]
     #[inline(always)]
-    fn add3(a: [Self::Repr; 3], b: [Self::Repr; 3], bits: u64, _simd: bool) -> [Self::Repr; 3] {
+    fn add3(a: [Self::Repr; 3], b: [Self::Repr; 3], bits: u64, _cpu: u32) -> [Self::Repr; 3] {
         let d = crate::rng::directions_of(bits);
         [Self::add(a[0], b[0], d[0]), Self::add(a[1], b[1], d[1]), Self::add(a[2], b[2], d[2])]
     }
@@ -112,7 +112,7 @@ pub trait Format:
     /// Directed `a * b` of three samples, directions as in [`Format::add3`].
     #[doc(hidden)]
     #[inline(always)]
-    fn mul3(a: [Self::Repr; 3], b: [Self::Repr; 3], bits: u64, _simd: bool) -> [Self::Repr; 3] {
+    fn mul3(a: [Self::Repr; 3], b: [Self::Repr; 3], bits: u64, _cpu: u32) -> [Self::Repr; 3] {
         let d = crate::rng::directions_of(bits);
         [Self::mul(a[0], b[0], d[0]), Self::mul(a[1], b[1], d[1]), Self::mul(a[2], b[2], d[2])]
     }
@@ -149,8 +149,8 @@ pub trait Format:
     /// [`Format::mul3`] of operands whose three samples are `a` and `b`.
     #[doc(hidden)]
     #[inline(always)]
-    fn mul3_exact(a: Self::Repr, b: Self::Repr, bits: u64, simd: bool) -> [Self::Repr; 3] {
-        Self::mul3([a; 3], [b; 3], bits, simd)
+    fn mul3_exact(a: Self::Repr, b: Self::Repr, bits: u64, cpu: u32) -> [Self::Repr; 3] {
+        Self::mul3([a; 3], [b; 3], bits, cpu)
     }
 }
 
@@ -200,12 +200,12 @@ impl Format for f64 {
         x
     }
     #[inline(always)]
-    fn add3(a: [f64; 3], b: [f64; 3], bits: u64, simd: bool) -> [f64; 3] {
-        lanes::add3_f64(a, b, bits, simd)
+    fn add3(a: [f64; 3], b: [f64; 3], bits: u64, cpu: u32) -> [f64; 3] {
+        lanes::add3_f64(a, b, bits, cpu)
     }
     #[inline(always)]
-    fn mul3(a: [f64; 3], b: [f64; 3], bits: u64, simd: bool) -> [f64; 3] {
-        lanes::mul3_f64(a, b, bits, simd)
+    fn mul3(a: [f64; 3], b: [f64; 3], bits: u64, cpu: u32) -> [f64; 3] {
+        lanes::mul3_f64(a, b, bits, cpu)
     }
     #[inline(always)]
     fn exact_finite(s: [f64; 3]) -> bool {
@@ -217,8 +217,8 @@ impl Format for f64 {
         within_ulps(x0, x1, x2, crate::stochastic::cancel_ulps(53), 52, 0x7ff, 2, 0x7fd)
     }
     #[inline(always)]
-    fn mul3_exact(a: f64, b: f64, bits: u64, simd: bool) -> [f64; 3] {
-        lanes::mul3_exact_f64(a, b, bits, simd)
+    fn mul3_exact(a: f64, b: f64, bits: u64, cpu: u32) -> [f64; 3] {
+        lanes::mul3_exact_f64(a, b, bits, cpu)
     }
 }
 
@@ -268,8 +268,8 @@ impl Format for f32 {
         x as f32
     }
     #[inline(always)]
-    fn add3(a: [f32; 3], b: [f32; 3], bits: u64, simd: bool) -> [f32; 3] {
-        lanes::add3_f32(a, b, bits, simd)
+    fn add3(a: [f32; 3], b: [f32; 3], bits: u64, cpu: u32) -> [f32; 3] {
+        lanes::add3_f32(a, b, bits, cpu)
     }
     #[inline(always)]
     fn exact_finite(s: [f32; 3]) -> bool {
@@ -282,8 +282,8 @@ impl Format for f32 {
     }
 
     #[inline(always)]
-    fn mul3(a: [f32; 3], b: [f32; 3], bits: u64, simd: bool) -> [f32; 3] {
-        lanes::mul3_f32(a, b, bits, simd)
+    fn mul3(a: [f32; 3], b: [f32; 3], bits: u64, cpu: u32) -> [f32; 3] {
+        lanes::mul3_f32(a, b, bits, cpu)
     }
 }
 
@@ -335,12 +335,12 @@ macro_rules! sixteen_bit_format {
                 x as f32
             }
             #[inline(always)]
-            fn add3(a: [f32; 3], b: [f32; 3], bits: u64, simd: bool) -> [f32; 3] {
-                lanes::add3_grid(a, b, bits, &$lanes, simd)
+            fn add3(a: [f32; 3], b: [f32; 3], bits: u64, cpu: u32) -> [f32; 3] {
+                lanes::add3_grid(a, b, bits, &$lanes, cpu)
             }
             #[inline(always)]
-            fn mul3(a: [f32; 3], b: [f32; 3], bits: u64, simd: bool) -> [f32; 3] {
-                $mul3(a, b, bits, simd)
+            fn mul3(a: [f32; 3], b: [f32; 3], bits: u64, cpu: u32) -> [f32; 3] {
+                $mul3(a, b, bits, cpu)
             }
             #[inline(always)]
             fn exact_finite(s: [f32; 3]) -> bool {

@@ -38,10 +38,11 @@ fn dirs(bits: u64) -> [f64; 3] {
 }
 
 /// Chooses the kernels, once per process: on x86_64 builds without AVX, the AVX-512 ones
-/// (`rt512`) when the CPU has AVX-512F, AVX-512VL and F16C, unless `FPTUNE_SIMD=sse2` is set in
-/// the environment (which keeps the SSE2 kernels, to test them). The choice is a bit of the
-/// detection mask ([`crate::stochastic::simd_enabled`]) that the operators load anyway and pass
-/// to the kernels as `simd`: no extra load per operation.
+/// (`rt512`) when the CPU has AVX-512F, AVX-512VL and F16C, else the FMA ones (`rtfma`, binary64
+/// products) when it has FMA, unless `FPTUNE_SIMD=sse2` is set in the environment (which keeps
+/// the SSE2 kernels, to test them). The choice is two bits of the detection mask
+/// ([`crate::stochastic::cpu_flags`]) that the operators load anyway and pass to the kernels as
+/// `cpu`: no extra load per operation.
 pub(crate) fn init() {
     #[cfg(all(target_arch = "x86_64", not(target_feature = "avx")))]
     {
@@ -49,13 +50,18 @@ pub(crate) fn init() {
         static DONE: AtomicBool = AtomicBool::new(false);
         if !DONE.load(Ordering::Relaxed) {
             let allowed = std::env::var("FPTUNE_SIMD").map_or(true, |v| v.trim() != "sse2");
+            let mut flags = 0;
+            if allowed && is_x86_feature_detected!("fma") && is_x86_feature_detected!("avx") {
+                flags |= crate::stochastic::FMA_BIT;
+            }
             if allowed
                 && is_x86_feature_detected!("avx512f")
                 && is_x86_feature_detected!("avx512vl")
                 && is_x86_feature_detected!("f16c")
             {
-                crate::stochastic::enable_simd();
+                flags |= crate::stochastic::SIMD_BIT;
             }
+            crate::stochastic::enable_cpu(flags);
             DONE.store(true, Ordering::Relaxed);
         }
     }
@@ -68,29 +74,29 @@ mod imp {
     use crate::round;
 
     #[inline(always)]
-    pub(crate) fn add3_f64(a: [f64; 3], b: [f64; 3], bits: u64, _simd: bool) -> [f64; 3] {
+    pub(crate) fn add3_f64(a: [f64; 3], b: [f64; 3], bits: u64, _cpu: u32) -> [f64; 3] {
         let d = dirs(bits);
         std::array::from_fn(|i| round::add_f64(a[i], b[i], d[i]))
     }
     #[inline(always)]
-    pub(crate) fn mul3_f64(a: [f64; 3], b: [f64; 3], bits: u64, _simd: bool) -> [f64; 3] {
+    pub(crate) fn mul3_f64(a: [f64; 3], b: [f64; 3], bits: u64, _cpu: u32) -> [f64; 3] {
         let d = dirs(bits);
         std::array::from_fn(|i| round::mul_f64(a[i], b[i], d[i]))
     }
     #[inline(always)]
-    pub(crate) fn add3_f32(a: [f32; 3], b: [f32; 3], bits: u64, _simd: bool) -> [f32; 3] {
+    pub(crate) fn add3_f32(a: [f32; 3], b: [f32; 3], bits: u64, _cpu: u32) -> [f32; 3] {
         let d = dirs(bits);
         std::array::from_fn(|i| round::add_f32(a[i], b[i], d[i]))
     }
     #[inline(always)]
-    pub(crate) fn mul3_f32(a: [f32; 3], b: [f32; 3], bits: u64, _simd: bool) -> [f32; 3] {
+    pub(crate) fn mul3_f32(a: [f32; 3], b: [f32; 3], bits: u64, _cpu: u32) -> [f32; 3] {
         let d = dirs(bits);
         std::array::from_fn(|i| round::mul_f32(a[i], b[i], d[i]))
     }
 
     #[inline(always)]
-    pub(crate) fn mul3_exact_f64(a: f64, b: f64, bits: u64, simd: bool) -> [f64; 3] {
-        mul3_f64([a; 3], [b; 3], bits, simd)
+    pub(crate) fn mul3_exact_f64(a: f64, b: f64, bits: u64, cpu: u32) -> [f64; 3] {
+        mul3_f64([a; 3], [b; 3], bits, cpu)
     }
 
     #[inline(always)]
@@ -109,17 +115,17 @@ mod imp {
     pub(crate) const BF16: Grid16 = round::GRID_BF16;
 
     #[inline(always)]
-    pub(crate) fn add3_grid(a: [f32; 3], b: [f32; 3], bits: u64, g: &Grid16, _simd: bool) -> [f32; 3] {
+    pub(crate) fn add3_grid(a: [f32; 3], b: [f32; 3], bits: u64, g: &Grid16, _cpu: u32) -> [f32; 3] {
         let d = dirs(bits);
         std::array::from_fn(|i| round::add_grid(a[i], b[i], d[i], *g))
     }
     #[inline(always)]
-    pub(crate) fn mul3_f16(a: [f32; 3], b: [f32; 3], bits: u64, _simd: bool) -> [f32; 3] {
+    pub(crate) fn mul3_f16(a: [f32; 3], b: [f32; 3], bits: u64, _cpu: u32) -> [f32; 3] {
         let d = dirs(bits);
         std::array::from_fn(|i| round::mul_grid(a[i], b[i], d[i], F16))
     }
     #[inline(always)]
-    pub(crate) fn mul3_bf16(a: [f32; 3], b: [f32; 3], bits: u64, _simd: bool) -> [f32; 3] {
+    pub(crate) fn mul3_bf16(a: [f32; 3], b: [f32; 3], bits: u64, _cpu: u32) -> [f32; 3] {
         let d = dirs(bits);
         std::array::from_fn(|i| round::mul_grid(a[i], b[i], d[i], BF16))
     }
@@ -134,6 +140,8 @@ mod imp {
 
     use super::{dirs, HUGE64, SIGN32, SIGN64, TINY64};
     use crate::round;
+    #[cfg(not(target_feature = "avx"))]
+    use crate::stochastic::{FMA_BIT, SIMD_BIT};
 
     /// Direction sign masks of each draw of two random bits, four lanes.
     static MASKS64: [[u64; 4]; 4] = {
@@ -323,6 +331,12 @@ mod imp {
             pub fn splat(x: f64) -> V {
                 let v = unsafe { _mm_set1_pd(x) };
                 V(v, v)
+            }
+            /// Lanes 0-1 and 2-3.
+            #[cfg_attr(target_feature = "avx", allow(dead_code))]
+            #[inline(always)]
+            pub fn from_pair(lo: __m128d, hi: __m128d) -> V {
+                V(lo, hi)
             }
             #[inline(always)]
             pub fn splat_bits(x: u64) -> V {
@@ -711,15 +725,15 @@ mod imp {
     /// Directed `a + b` of each sample on grid `g`: the sum of two binary16 values is exact in
     /// `f64` (at most 40 bits apart); that of two bfloat16 values is checked (Fast2Sum).
     #[inline(always)]
-    pub(crate) fn add3_grid(a: [f32; 3], b: [f32; 3], bits: u64, g: &Grid16, simd: bool) -> [f32; 3] {
+    pub(crate) fn add3_grid(a: [f32; 3], b: [f32; 3], bits: u64, g: &Grid16, cpu: u32) -> [f32; 3] {
         #[cfg(all(target_feature = "avx512f", target_feature = "f16c"))]
         if g.sums_exact {
             return f16c::add3_f16(a, b, bits);
         }
         #[cfg(target_feature = "avx")]
-        let _ = simd;
+        let _ = cpu;
         #[cfg(not(target_feature = "avx"))]
-        if g.sums_exact && simd {
+        if g.sums_exact && cpu & SIMD_BIT != 0 {
             return rt512::add3_f16(a, b, bits);
         }
         add3_grid_v(a, b, bits, g)
@@ -751,11 +765,11 @@ mod imp {
 
     /// Directed `a * b` of each sample on the binary16 grid: the product is exact in `f32`.
     #[inline(always)]
-    pub(crate) fn mul3_f16(a: [f32; 3], b: [f32; 3], bits: u64, simd: bool) -> [f32; 3] {
+    pub(crate) fn mul3_f16(a: [f32; 3], b: [f32; 3], bits: u64, cpu: u32) -> [f32; 3] {
         #[cfg(target_feature = "avx")]
-        let _ = simd;
+        let _ = cpu;
         #[cfg(not(target_feature = "avx"))]
-        if simd {
+        if cpu & SIMD_BIT != 0 {
             return rt512::mul3_f16(a, b, bits);
         }
         mul3_f16_v(a, b, bits)
@@ -827,7 +841,7 @@ mod imp {
 
     /// Directed `a * b` of each sample on the bfloat16 grid: the product is exact in `f64`.
     #[inline(always)]
-    pub(crate) fn mul3_bf16(a3: [f32; 3], b3: [f32; 3], bits: u64, _simd: bool) -> [f32; 3] {
+    pub(crate) fn mul3_bf16(a3: [f32; 3], b3: [f32; 3], bits: u64, _cpu: u32) -> [f32; 3] {
         let x = V::from_f32x4(load3_f32(&a3)).mul(V::from_f32x4(load3_f32(&b3)));
         if !all_within(x, BF16.max) {
             return mul3_grid_slow(a3, b3, bits, &BF16);
@@ -853,24 +867,48 @@ mod imp {
     // ------------------------------------------------------------------------------------------
 
     /// The kernel of the build: the AVX-512 one when compiled for AVX-512; the `_v` one when
-    /// compiled for AVX without AVX-512; otherwise `rt512::$name` when `simd` (the CPU has
-    /// AVX-512: see [`super::init`]), else the `_v` one: a predictable branch on a register.
+    /// compiled for AVX without AVX-512; otherwise `rt512::$name` when `cpu` has `SIMD_BIT` (the
+    /// CPU has AVX-512: see [`super::init`]), else `$fma` (given for the binary64 products) when it
+    /// has `FMA_BIT`, else the `_v` one: predictable branches on a register.
     macro_rules! dispatch {
-        ($(fn $name:ident($($arg:ident: $ty:ty),*) -> $ret:ty => $v:ident;)*) => {$(
+        ($(fn $name:ident($($arg:ident: $ty:ty),*) -> $ret:ty => $v:ident, $fma:path;)*) => {$(
             #[inline(always)]
-            pub(crate) fn $name($($arg: $ty,)* simd: bool) -> $ret {
+            pub(crate) fn $name($($arg: $ty,)* cpu: u32) -> $ret {
                 #[cfg(target_feature = "avx512f")]
                 {
-                    let _ = simd;
+                    let _ = cpu;
                     avx512::$name($($arg),*)
                 }
                 #[cfg(all(target_feature = "avx", not(target_feature = "avx512f")))]
                 {
-                    let _ = simd;
+                    let _ = cpu;
                     $v($($arg),*)
                 }
                 #[cfg(not(target_feature = "avx"))]
-                if simd {
+                if cpu & SIMD_BIT != 0 {
+                    rt512::$name($($arg),*)
+                } else if cpu & FMA_BIT != 0 {
+                    $fma($($arg),*)
+                } else {
+                    $v($($arg),*)
+                }
+            }
+        )*};
+        ($(fn $name:ident($($arg:ident: $ty:ty),*) -> $ret:ty => $v:ident;)*) => {$(
+            #[inline(always)]
+            pub(crate) fn $name($($arg: $ty,)* cpu: u32) -> $ret {
+                #[cfg(target_feature = "avx512f")]
+                {
+                    let _ = cpu;
+                    avx512::$name($($arg),*)
+                }
+                #[cfg(all(target_feature = "avx", not(target_feature = "avx512f")))]
+                {
+                    let _ = cpu;
+                    $v($($arg),*)
+                }
+                #[cfg(not(target_feature = "avx"))]
+                if cpu & SIMD_BIT != 0 {
                     rt512::$name($($arg),*)
                 } else {
                     $v($($arg),*)
@@ -880,11 +918,80 @@ mod imp {
     }
 
     dispatch! {
+        fn mul3_f64(a: [f64; 3], b: [f64; 3], bits: u64) -> [f64; 3] => mul3_f64_v, rtfma::mul3_f64;
+        fn mul3_exact_f64(a: f64, b: f64, bits: u64) -> [f64; 3] => mul3_exact_f64_v, rtfma::mul3_exact_f64;
+    }
+
+    dispatch! {
         fn add3_f64(a: [f64; 3], b: [f64; 3], bits: u64) -> [f64; 3] => add3_f64_v;
-        fn mul3_f64(a: [f64; 3], b: [f64; 3], bits: u64) -> [f64; 3] => mul3_f64_v;
-        fn mul3_exact_f64(a: f64, b: f64, bits: u64) -> [f64; 3] => mul3_exact_f64_v;
         fn add3_f32(a: [f32; 3], b: [f32; 3], bits: u64) -> [f32; 3] => add3_f32_v;
         fn mul3_f32(a: [f32; 3], b: [f32; 3], bits: u64) -> [f32; 3] => mul3_f32_v;
+    }
+
+    /// binary64 products with a hardware FMA residual instead of Dekker's product, as inline
+    /// assembly for builds without AVX (the default x86_64 target), run only where
+    /// [`super::init`] found FMA. They return what `mul3_f64_v` and `mul3_exact_f64_v` return
+    /// when compiled with FMA. The assembly is VEX-encoded 128-bit instructions on the compiler's
+    /// `xmm` registers, which clear the upper bits: no SSE/AVX transition penalty.
+    #[cfg(not(target_feature = "avx"))]
+    mod rtfma {
+        use std::arch::asm;
+        use std::arch::x86_64::*;
+
+        use super::{mul3_f64_slow, step64, HUGE64, MASKS64, TINY64, V};
+
+        // SAFETY (every `unsafe` block of this module): callers check that the CPU has FMA and
+        // AVX; the assembly touches no memory and only its operands.
+
+        /// `a * b - p` with one rounding, in both lanes.
+        #[inline(always)]
+        fn fmsub(a: __m128d, b: __m128d, p: __m128d) -> __m128d {
+            let r: __m128d;
+            unsafe {
+                asm!(
+                    "vfmsub213pd {a}, {b}, {p}",
+                    a = inout(xmm_reg) a => r, b = in(xmm_reg) b, p = in(xmm_reg) p,
+                    options(pure, nomem, nostack, preserves_flags),
+                );
+            }
+            r
+        }
+
+        /// Directed `a * b` of each sample.
+        #[inline(always)]
+        pub(super) fn mul3_f64(a3: [f64; 3], b3: [f64; 3], bits: u64) -> [f64; 3] {
+            let (a, b) = unsafe {
+                (
+                    [_mm_loadu_pd(a3.as_ptr()), _mm_set1_pd(a3[2])],
+                    [_mm_loadu_pd(b3.as_ptr()), _mm_set1_pd(b3[2])],
+                )
+            };
+            let p = unsafe { [_mm_mul_pd(a[0], b[0]), _mm_mul_pd(a[1], b[1])] };
+            let within = |p: __m128d| unsafe {
+                let ap = _mm_and_pd(p, _mm_castsi128_pd(_mm_set1_epi64x(!super::SIGN64 as i64)));
+                _mm_movemask_pd(_mm_and_pd(_mm_cmple_pd(_mm_set1_pd(TINY64), ap), _mm_cmple_pd(ap, _mm_set1_pd(HUGE64))))
+            };
+            if (within(p[0]) & within(p[1])) != 0b11 {
+                return mul3_f64_slow(a3, b3, bits);
+            }
+            let err = [fmsub(a[0], b[0], p[0]), fmsub(a[1], b[1], p[1])];
+            let (pv, ev) = (V::from_pair(p[0], p[1]), V::from_pair(err[0], err[1]));
+            let m = V::load_bits(&MASKS64[bits as usize & 3]);
+            step64(pv, V::splat(0.0).lt(ev.xor(m)), m).store3()
+        }
+
+        /// [`mul3_f64`] of operands with three equal samples `a` and `b`: one product and
+        /// residual.
+        #[inline(always)]
+        pub(super) fn mul3_exact_f64(a: f64, b: f64, bits: u64) -> [f64; 3] {
+            let p = a * b;
+            if !(TINY64..=HUGE64).contains(&p.abs()) {
+                return mul3_f64_slow([a; 3], [b; 3], bits);
+            }
+            let err = unsafe { _mm_cvtsd_f64(fmsub(_mm_set_sd(a), _mm_set_sd(b), _mm_set_sd(p))) };
+            let m = V::load_bits(&MASKS64[bits as usize & 3]);
+            step64(V::splat(p), V::splat(0.0).lt(V::splat(err).xor(m)), m).store3()
+        }
     }
 
     /// The AVX-512 kernels as inline assembly, for builds without AVX (the default x86_64
@@ -1176,7 +1283,7 @@ mod imp {
         /// Directed `a + b` of each sample. An exact zero sum keeps the sign round-to-nearest
         /// gives it (`x + (-x)` is `+0` in both directions, as in round.rs).
         #[inline(always)]
-        pub(crate) fn add3_f64(a: [f64; 3], b: [f64; 3], bits: u64, _simd: bool) -> [f64; 3] {
+        pub(crate) fn add3_f64(a: [f64; 3], b: [f64; 3], bits: u64) -> [f64; 3] {
             let (a, b, k) = (load_pd(&a), load_pd(&b), DOWN[bits as usize & 3]);
             unsafe {
                 let r = _mm512_add_round_pd::<UP>(a, b);
@@ -1196,7 +1303,7 @@ mod imp {
 
         /// Directed `a * b` of each sample.
         #[inline(always)]
-        pub(crate) fn mul3_f64(a: [f64; 3], b: [f64; 3], bits: u64, _simd: bool) -> [f64; 3] {
+        pub(crate) fn mul3_f64(a: [f64; 3], b: [f64; 3], bits: u64) -> [f64; 3] {
             mul_pd(load_pd(&a), load_pd(&b), bits)
         }
 
@@ -1206,7 +1313,7 @@ mod imp {
         }
 
         #[inline(always)]
-        pub(crate) fn add3_f32(a: [f32; 3], b: [f32; 3], bits: u64, _simd: bool) -> [f32; 3] {
+        pub(crate) fn add3_f32(a: [f32; 3], b: [f32; 3], bits: u64) -> [f32; 3] {
             let (a, b, k) = (load_ps(&a), load_ps(&b), u16::from(DOWN[bits as usize & 3]));
             unsafe {
                 let r = _mm512_add_round_ps::<UP>(a, b);
@@ -1217,7 +1324,7 @@ mod imp {
         }
 
         #[inline(always)]
-        pub(crate) fn mul3_f32(a: [f32; 3], b: [f32; 3], bits: u64, _simd: bool) -> [f32; 3] {
+        pub(crate) fn mul3_f32(a: [f32; 3], b: [f32; 3], bits: u64) -> [f32; 3] {
             let (a, b, k) = (load_ps(&a), load_ps(&b), u16::from(DOWN[bits as usize & 3]));
             unsafe {
                 let r = _mm512_mul_round_ps::<UP>(a, b);
@@ -1279,10 +1386,11 @@ mod tests {
         }
     }
 
-    /// Whether the kernels may take their AVX-512 form on this CPU (then the tests check both).
-    fn simd() -> bool {
+    /// A choice of the kernels this CPU has (at random, so that the tests check each).
+    fn cpu(g: &mut Rng) -> u32 {
         init();
-        crate::stochastic::simd_enabled(crate::stochastic::detect_mask())
+        let have = crate::stochastic::cpu_flags(crate::stochastic::detect_mask());
+        have & [0, crate::stochastic::FMA_BIT, crate::stochastic::SIMD_BIT, u32::MAX][(g.next() % 4) as usize]
     }
 
     fn same64(x: f64, y: f64) -> bool {
@@ -1301,9 +1409,9 @@ mod tests {
             let b = if g.next() % 4 == 0 { [-a[0] * 0.75, b[1], -a[2]] } else { b };
             let bits = g.next() % 4;
             let d = dirs(bits);
-            let simd = simd() && g.next() % 2 == 0;
-            let (s, p) = (add3_f64(a, b, bits, simd), mul3_f64(a, b, bits, simd));
-            let pe = mul3_exact_f64(a[0], b[0], bits, simd);
+            let cpu = cpu(&mut g);
+            let (s, p) = (add3_f64(a, b, bits, cpu), mul3_f64(a, b, bits, cpu));
+            let pe = mul3_exact_f64(a[0], b[0], bits, cpu);
             #[cfg(target_arch = "x86_64")]
             let (sv, pv) = (imp::add3_f64_v(a, b, bits), imp::mul3_f64_v(a, b, bits));
             #[cfg(target_arch = "x86_64")]
@@ -1373,9 +1481,9 @@ mod tests {
                 let b = if g.next() % 4 == 0 { [-a[0], b[1], a[2]] } else { b };
                 let bits = g.next() % 4;
                 let d = dirs(bits);
-                let simd = simd() && g.next() % 2 == 0;
-                let s = add3_grid(a, b, bits, if bf { &BF16 } else { &F16 }, simd);
-                let p = if bf { mul3_bf16(a, b, bits, simd) } else { mul3_f16(a, b, bits, simd) };
+                let cpu = cpu(&mut g);
+                let s = add3_grid(a, b, bits, if bf { &BF16 } else { &F16 }, cpu);
+                let p = if bf { mul3_bf16(a, b, bits, cpu) } else { mul3_f16(a, b, bits, cpu) };
                 #[cfg(target_arch = "x86_64")]
                 {
                     // The forms without AVX-512 too, whether or not AVX-512 replaces them.
@@ -1403,8 +1511,8 @@ mod tests {
             let b = if g.next() % 4 == 0 { [-a[0] * 0.75, b[1], -a[2]] } else { b };
             let bits = g.next() % 4;
             let d = dirs(bits);
-            let simd = simd() && g.next() % 2 == 0;
-            let (s, p) = (add3_f32(a, b, bits, simd), mul3_f32(a, b, bits, simd));
+            let cpu = cpu(&mut g);
+            let (s, p) = (add3_f32(a, b, bits, cpu), mul3_f32(a, b, bits, cpu));
             #[cfg(target_arch = "x86_64")]
             let (sv, pv) = (imp::add3_f32_v(a, b, bits), imp::mul3_f32_v(a, b, bits));
             #[cfg(target_arch = "x86_64")]

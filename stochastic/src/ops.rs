@@ -67,7 +67,7 @@ impl<F: Format> Stochastic<F> {
     pub(crate) fn add_same(self, rhs: Self) -> Self {
         let bits = rng::direction_bits();
         let mask = stochastic::detect_mask();
-        let r = Self::from_repr(F::add3(self.s, rhs.s, bits, stochastic::simd_enabled(mask)));
+        let r = Self::from_repr(F::add3(self.s, rhs.s, bits, stochastic::cpu_flags(mask)));
         if stochastic::mask_has(mask, Instability::Cancellation) {
             r.check_cancellation(self, rhs);
         }
@@ -118,7 +118,7 @@ impl<F: Format> Stochastic<F> {
             // Two exactly known operands (inputs, constants): not noise, and one product serves
             // the three samples.
             let bits = rng::direction_bits();
-            Self::from_repr(F::mul3_exact(self.s[0], rhs.s[0], bits, stochastic::simd_enabled(mask)))
+            Self::from_repr(F::mul3_exact(self.s[0], rhs.s[0], bits, stochastic::cpu_flags(mask)))
         } else {
             if stochastic::mask_has(mask, Instability::UnstableMultiplication)
                 && self.is_noise()
@@ -127,7 +127,7 @@ impl<F: Format> Stochastic<F> {
                 stochastic::record(Instability::UnstableMultiplication);
             }
             let bits = rng::direction_bits();
-            Self::from_repr(F::mul3(self.s, rhs.s, bits, stochastic::simd_enabled(mask)))
+            Self::from_repr(F::mul3(self.s, rhs.s, bits, stochastic::cpu_flags(mask)))
         };
         if F::LIMITED_RANGE && mask & stochastic::RANGE_BITS != 0 {
             r.check_range(self, rhs, |x, y| x != 0.0 && y != 0.0);

@@ -94,9 +94,11 @@ const ALL_ON: u32 = (1 << KINDS) - 1;
 
 /// Bit set of the kinds being detected (all by default), and [`SIMD_BIT`].
 static DETECT: AtomicU32 = AtomicU32::new(ALL_ON);
-/// Set in `DETECT` once the CPU was found to have the AVX-512 kernels of `lanes.rs` (builds
-/// without AVX on x86_64): the operators read it with the detection mask they load anyway.
-const SIMD_BIT: u32 = 1 << 31;
+/// Set in `DETECT` once the CPU was found to have AVX-512 (builds without AVX on x86_64): the
+/// operators read the kernels' choice ([`cpu_flags`]) with the detection mask they load anyway.
+pub(crate) const SIMD_BIT: u32 = 1 << 31;
+/// Likewise for FMA (binary64 product residuals).
+pub(crate) const FMA_BIT: u32 = 1 << 30;
 /// Cancellation threshold in digits.
 static CANCEL: AtomicU32 = AtomicU32::new(4);
 /// `100^CANCEL`: the threshold in the scale cancellation detection compares (no logarithm).
@@ -140,15 +142,17 @@ pub(crate) fn mask_has(mask: u32, kind: Instability) -> bool {
     mask & kind.bit() != 0
 }
 
-/// Whether the AVX-512 kernels are to be used, from [`detect_mask`]'s value.
+/// Which of the CPU's kernels are to be used ([`SIMD_BIT`], [`FMA_BIT`]), from [`detect_mask`]'s
+/// value.
 #[inline(always)]
-pub(crate) fn simd_enabled(mask: u32) -> bool {
-    mask & SIMD_BIT != 0
+pub(crate) fn cpu_flags(mask: u32) -> u32 {
+    mask & (SIMD_BIT | FMA_BIT)
 }
 
-/// Lets the operators use the AVX-512 kernels (see `lanes::level`).
-pub(crate) fn enable_simd() {
-    DETECT.fetch_or(SIMD_BIT, Ordering::Relaxed);
+/// Lets the operators use the kernels of `flags` (see `lanes::init`).
+#[cfg_attr(any(not(target_arch = "x86_64"), target_feature = "avx"), allow(dead_code))]
+pub(crate) fn enable_cpu(flags: u32) {
+    DETECT.fetch_or(flags & (SIMD_BIT | FMA_BIT), Ordering::Relaxed);
 }
 
 /// Turns the detection of one kind on or off.
