@@ -1002,9 +1002,9 @@ mod imp {
     /// Registers: the operands and results are the compiler's `xmm` registers; the work is done
     /// in `zmm16`-`zmm21` and the mask registers `k1`, `k2`, which code compiled without AVX-512
     /// never uses (so they need not be declared, and cannot be: their register classes require
-    /// the target feature). Each block ends with `vzeroupper`: without it, the SSE code around
-    /// ran more than ten times slower on a Xeon with AVX-512 (its 512-bit instructions leave the
-    /// upper state dirty). That is also why these kernels are not used in AVX builds, whose
+    /// the target feature). Each block with 256- or 512-bit instructions ends with `vzeroupper`:
+    /// without it, the SSE code around ran more than ten times slower on a Xeon with AVX-512
+    /// (those instructions leave the upper state dirty, even on `zmm16`-`zmm31`). That is also why these kernels are not used in AVX builds, whose
     /// `ymm` registers `vzeroupper` would clobber. Operand lanes beyond the three samples are
     /// zero (never subnormal garbage).
     #[cfg(not(target_feature = "avx"))]
@@ -1042,7 +1042,9 @@ mod imp {
         }
 
         /// Directed `a + b` of each sample; an exact zero sum is the round-to-nearest one (as
-        /// in round.rs).
+        /// in round.rs): that is the upward one (`x + (-x)` is `+0` upward, `-0` downward;
+        /// `-0 + -0` is `-0` both ways), so a lane drawn downward takes its downward sum unless
+        /// that is zero (a nonzero exact sum never rounds to zero). NaN takes the downward sum.
         #[inline(always)]
         pub(super) fn add3_f64(a: [f64; 3], b: [f64; 3], bits: u64) -> [f64; 3] {
             let ((a01, a2), (b01, b2)) = (split64(&a), split64(&b));
@@ -1056,11 +1058,9 @@ mod imp {
                     "kmovw k1, {k:e}",
                     "vaddpd zmm18, zmm16, zmm17, {{ru-sae}}",
                     "vaddpd zmm19, zmm16, zmm17, {{rd-sae}}",
-                    "vaddpd zmm20, zmm16, zmm17",
                     "vpxord xmm21, xmm21, xmm21",
-                    "vcmppd k2, zmm20, zmm21, 0",
-                    "vblendmpd zmm18 {{k1}}, zmm18, zmm19",
-                    "vblendmpd zmm18 {{k2}}, zmm18, zmm20",
+                    "vcmppd k2 {{k1}}, zmm19, zmm21, 4",
+                    "vblendmpd zmm18 {{k2}}, zmm18, zmm19",
                     "vmovapd {r01}, xmm18",
                     "vextractf32x4 {r2}, ymm18, 1",
                     "vzeroupper",
@@ -1138,7 +1138,8 @@ mod imp {
             [out[0], out[1], out[2]]
         }
 
-        /// Directed `a + b` of each sample; an exact zero sum is the round-to-nearest one.
+        /// Directed `a + b` of each sample; an exact zero sum is the round-to-nearest one (see
+        /// [`add3_f64`]).
         #[inline(always)]
         pub(super) fn add3_f32(a: [f32; 3], b: [f32; 3], bits: u64) -> [f32; 3] {
             let r: __m128;
@@ -1149,11 +1150,9 @@ mod imp {
                     "kmovw k1, {k:e}",
                     "vaddps zmm18, zmm16, zmm17, {{ru-sae}}",
                     "vaddps zmm19, zmm16, zmm17, {{rd-sae}}",
-                    "vaddps zmm20, zmm16, zmm17",
                     "vpxord xmm21, xmm21, xmm21",
-                    "vcmpps k2, zmm20, zmm21, 0",
-                    "vblendmps zmm18 {{k1}}, zmm18, zmm19",
-                    "vblendmps zmm18 {{k2}}, zmm18, zmm20",
+                    "vcmpps k2 {{k1}}, zmm19, zmm21, 4",
+                    "vblendmps zmm18 {{k2}}, zmm18, zmm19",
                     "vmovaps {r}, xmm18",
                     "vzeroupper",
                     a = in(xmm_reg) load_ps(&a), b = in(xmm_reg) load_ps(&b),
@@ -1189,7 +1188,8 @@ mod imp {
         }
 
         /// Directed `a * b` of each sample on the binary16 grid: the product is exact in f32,
-        /// and F16C's conversion rounds it up and down (as `f16c::mul3_f16`).
+        /// and F16C's conversion rounds it up and down (as `f16c::mul3_f16`). Only 128-bit
+        /// instructions, which leave the upper state clean: no `vzeroupper`.
         #[inline(always)]
         pub(super) fn mul3_f16(a: [f32; 3], b: [f32; 3], bits: u64) -> [f32; 3] {
             let r: __m128;
@@ -1202,7 +1202,6 @@ mod imp {
                     "vcvtph2ps xmm17, xmm17",
                     "vcvtph2ps xmm17 {{k1}}, xmm18",
                     "vmovaps {r}, xmm17",
-                    "vzeroupper",
                     a = in(xmm_reg) load_ps(&a), b = in(xmm_reg) load_ps(&b),
                     k = in(reg) down(bits),
                     r = lateout(xmm_reg) r,
