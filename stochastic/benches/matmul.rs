@@ -107,6 +107,33 @@ struct Row {
     against: Option<(&'static str, Duration)>,
 }
 
+/// Which kernels fptune's operators use here: compiled in, or chosen at run time (as
+/// `lanes::init` chooses them in builds without AVX).
+fn kernels() -> &'static str {
+    if cfg!(target_feature = "avx512f") {
+        return "AVX-512 (compiled in)";
+    }
+    if cfg!(target_feature = "fma") {
+        return "AVX2/FMA (compiled in)";
+    }
+    #[cfg(target_arch = "x86_64")]
+    {
+        let sse2_only = std::env::var("FPTUNE_SIMD").is_ok_and(|v| v.trim() == "sse2");
+        if !cfg!(target_feature = "avx") && !sse2_only {
+            if is_x86_feature_detected!("avx512f")
+                && is_x86_feature_detected!("avx512vl")
+                && is_x86_feature_detected!("f16c")
+            {
+                return "AVX-512 (chosen at run time)";
+            }
+            if is_x86_feature_detected!("fma") && is_x86_feature_detected!("avx") {
+                return "SSE2, FMA products (chosen at run time)";
+            }
+        }
+    }
+    "SSE2 (Dekker's product)"
+}
+
 fn main() {
     let sizes: Vec<usize> = std::env::var("FPTUNE_BENCH_N")
         .ok()
@@ -128,10 +155,9 @@ fn main() {
     let want = |name: &str| only.as_ref().is_none_or(|o| o.iter().any(|x| x == &name.to_lowercase()));
     fptune::stochastic::set_seed(1);
     println!(
-        "matmul bench: i-j-k loop, min of {reps} runs (2 for the slow types), {} time; \
-         hardware FMA in the kernels: {}",
+        "matmul bench: i-j-k loop, min of {reps} runs (2 for the slow types), {} time; kernels: {}",
         if thread_cpu_time().is_some() { "thread CPU" } else { "wall-clock" },
-        if cfg!(target_feature = "fma") { "yes" } else { "no (Dekker's product)" }
+        kernels()
     );
     // The stochastic types run at most twice unless the repetitions were given.
     let slow_reps = if std::env::var("FPTUNE_BENCH_REPS").is_ok() { reps } else { reps.min(2) };
