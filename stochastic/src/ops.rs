@@ -20,7 +20,7 @@ use crate::value::{accuracy_scale, is_noise_f64, note, surely_below, Stochastic,
 
 /// `10^(-2 * MAX_DIGITS)`: the accuracy scale of an exact value of format `F`.
 #[inline(always)]
-fn exact_scale<F: Format>() -> f64 {
+pub(crate) fn exact_scale<F: Format>() -> f64 {
     match F::PRECISION {
         53 => 1.258_925_411_794_166_4e-32,
         24 => 3.630_780_547_701_013_5e-15,

@@ -209,7 +209,7 @@ pub(crate) fn cancel_ulps(precision: u32) -> u64 {
 /// few `2^-53`. So `C v < t` when `3 C (R + 2^-50)^2 (1 + 2^-48) < t`; `D` keeps a 5% margin on
 /// `R + 2^-50` against `sqrt(t / 3C)`.
 pub(crate) fn cancel_ulps_for(k: f64, precision: u32) -> u64 {
-    let floor = if precision == 53 { 1.258_925_411_794_166_4e-32 } else { 3.630_780_547_701_013_5e-15 };
+    let floor = if precision == 53 { crate::ops::exact_scale::<f64>() } else { crate::ops::exact_scale::<f32>() };
     let t = floor * k;
     if !(k > 1.0 && t <= 1.0) {
         return 0;
