@@ -2,8 +2,11 @@
 //!
 //! Run: `cargo bench -p fptune --bench matmul` (optionally with `RUSTFLAGS="-C target-cpu=native"`,
 //! which gives the kernels AVX and a hardware FMA). `FPTUNE_BENCH_N=300,500` chooses the sizes,
-//! `FPTUNE_BENCH_REPS=3` the repetitions (the minimum time is kept), `FPTUNE_BENCH_TYPES=sf64,f16`
-//! restricts the rows to some of `f16 sf64 sf32 sf16 sbf16` (the native f64 and f32 always run).
+//! `FPTUNE_BENCH_REPS=3` the repetitions (the minimum time is kept; without it the stochastic types
+//! run twice), `FPTUNE_BENCH_TYPES=sf64,f16`
+//! restricts the rows to some of `f16 sf64 sf32 sf16 sbf16` (the native f64 and f32 always run),
+//! `FPTUNE_BENCH_DETECTION=all` (or `off`) runs the stochastic types with that detection only (for
+//! instruction counts under callgrind).
 //! Times are the thread's CPU time where Linux reports it (robust to a loaded machine), else
 //! wall-clock time.
 //!
@@ -104,6 +107,33 @@ struct Row {
     against: Option<(&'static str, Duration)>,
 }
 
+/// Which kernels fptune's operators use here: compiled in, or chosen at run time (as
+/// `lanes::init` chooses them in builds without AVX).
+fn kernels() -> &'static str {
+    if cfg!(target_feature = "avx512f") {
+        return "AVX-512 (compiled in)";
+    }
+    if cfg!(target_feature = "fma") {
+        return "AVX2/FMA (compiled in)";
+    }
+    #[cfg(target_arch = "x86_64")]
+    {
+        let sse2_only = std::env::var("FPTUNE_SIMD").is_ok_and(|v| v.trim() == "sse2");
+        if !cfg!(target_feature = "avx") && !sse2_only {
+            if is_x86_feature_detected!("avx512f")
+                && is_x86_feature_detected!("avx512vl")
+                && is_x86_feature_detected!("f16c")
+            {
+                return "AVX-512 (chosen at run time)";
+            }
+            if is_x86_feature_detected!("fma") && is_x86_feature_detected!("avx") {
+                return "SSE2, FMA products (chosen at run time)";
+            }
+        }
+    }
+    "SSE2 (Dekker's product)"
+}
+
 fn main() {
     let sizes: Vec<usize> = std::env::var("FPTUNE_BENCH_N")
         .ok()
@@ -117,15 +147,20 @@ fn main() {
     let only: Option<Vec<String>> = std::env::var("FPTUNE_BENCH_TYPES")
         .ok()
         .map(|v| v.split(',').map(|s| s.trim().to_lowercase()).collect());
+    let detections: Vec<bool> = match std::env::var("FPTUNE_BENCH_DETECTION").ok().as_deref() {
+        Some("all") => vec![true],
+        Some("off") => vec![false],
+        _ => vec![true, false],
+    };
     let want = |name: &str| only.as_ref().is_none_or(|o| o.iter().any(|x| x == &name.to_lowercase()));
     fptune::stochastic::set_seed(1);
     println!(
-        "matmul bench: i-j-k loop, min of {reps} runs (2 for the slow types), {} time; \
-         hardware FMA in the kernels: {}",
+        "matmul bench: i-j-k loop, min of {reps} runs (2 for the slow types), {} time; kernels: {}",
         if thread_cpu_time().is_some() { "thread CPU" } else { "wall-clock" },
-        if cfg!(target_feature = "fma") { "yes" } else { "no (Dekker's product)" }
+        kernels()
     );
-    let slow_reps = reps.min(2);
+    // The stochastic types run at most twice unless the repetitions were given.
+    let slow_reps = if std::env::var("FPTUNE_BENCH_REPS").is_ok() { reps } else { reps.min(2) };
 
     for n in sizes {
         let mut rows = Vec::new();
@@ -139,7 +174,7 @@ fn main() {
             rows.push(Row { name: "f16 (half, RN)", detection: "-", time: th, against: Some(("f16/f32", t32)) });
         }
 
-        for on in [true, false] {
+        for &on in &detections {
             fptune::stochastic::set_all_detected(on);
             fptune::stochastic::reset();
             let detection = if on { "all" } else { "off" };

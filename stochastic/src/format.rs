@@ -100,10 +100,11 @@ pub trait Format:
     fn exact(x: f64) -> Self::Repr;
 
     /// Directed `a + b` of three samples, sample `i` toward -inf when bit `i` of `bits` is set
-    /// (sample 2 opposite to sample 1): see [`crate::rng`] and `lanes.rs`.
+    /// (sample 2 opposite to sample 1): see [`crate::rng`] and `lanes.rs`. `cpu`: which of the
+    /// CPU's kernels are to be used ([`crate::stochastic::cpu_flags`]).
     #[doc(hidden)]
     #[inline(always)]
-    fn add3(a: [Self::Repr; 3], b: [Self::Repr; 3], bits: u64) -> [Self::Repr; 3] {
+    fn add3(a: [Self::Repr; 3], b: [Self::Repr; 3], bits: u64, _cpu: u32) -> [Self::Repr; 3] {
         let d = crate::rng::directions_of(bits);
         [Self::add(a[0], b[0], d[0]), Self::add(a[1], b[1], d[1]), Self::add(a[2], b[2], d[2])]
     }
@@ -111,16 +112,45 @@ pub trait Format:
     /// Directed `a * b` of three samples, directions as in [`Format::add3`].
     #[doc(hidden)]
     #[inline(always)]
-    fn mul3(a: [Self::Repr; 3], b: [Self::Repr; 3], bits: u64) -> [Self::Repr; 3] {
+    fn mul3(a: [Self::Repr; 3], b: [Self::Repr; 3], bits: u64, _cpu: u32) -> [Self::Repr; 3] {
         let d = crate::rng::directions_of(bits);
         [Self::mul(a[0], b[0], d[0]), Self::mul(a[1], b[1], d[1]), Self::mul(a[2], b[2], d[2])]
+    }
+
+    /// Whether the three samples are the same finite value, bit for bit.
+    #[doc(hidden)]
+    #[inline(always)]
+    fn exact_finite(s: [Self::Repr; 3]) -> bool {
+        let [a, b, c] = s.map(Repr::to_f64);
+        (a.to_bits() == b.to_bits()) & (b.to_bits() == c.to_bits()) & a.is_finite()
+    }
+
+    /// Whether the samples of a sum surely kept enough digits for the cancellation check to end
+    /// at once: within `stochastic::cancel_ulps` of each other (binary64 and binary32; `false`
+    /// for the others, whose check ends on its threshold).
+    #[doc(hidden)]
+    #[inline(always)]
+    fn sum_surely_accurate(s: [Self::Repr; 3]) -> bool {
+        let _ = s;
+        false
+    }
+
+    /// Whether every sample is nonzero and finite (a 16-bit result that cannot have overflowed
+    /// or underflowed).
+    #[doc(hidden)]
+    #[inline(always)]
+    fn all_nonzero_finite(s: [Self::Repr; 3]) -> bool {
+        s.iter().all(|r| {
+            let r = r.to_f64().abs();
+            r > 0.0 && r < f64::INFINITY
+        })
     }
 
     /// [`Format::mul3`] of operands whose three samples are `a` and `b`.
     #[doc(hidden)]
     #[inline(always)]
-    fn mul3_exact(a: Self::Repr, b: Self::Repr, bits: u64) -> [Self::Repr; 3] {
-        Self::mul3([a; 3], [b; 3], bits)
+    fn mul3_exact(a: Self::Repr, b: Self::Repr, bits: u64, cpu: u32) -> [Self::Repr; 3] {
+        Self::mul3([a; 3], [b; 3], bits, cpu)
     }
 }
 
@@ -170,16 +200,25 @@ impl Format for f64 {
         x
     }
     #[inline(always)]
-    fn add3(a: [f64; 3], b: [f64; 3], bits: u64) -> [f64; 3] {
-        lanes::add3_f64(a, b, bits)
+    fn add3(a: [f64; 3], b: [f64; 3], bits: u64, cpu: u32) -> [f64; 3] {
+        lanes::add3_f64(a, b, bits, cpu)
     }
     #[inline(always)]
-    fn mul3(a: [f64; 3], b: [f64; 3], bits: u64) -> [f64; 3] {
-        lanes::mul3_f64(a, b, bits)
+    fn mul3(a: [f64; 3], b: [f64; 3], bits: u64, cpu: u32) -> [f64; 3] {
+        lanes::mul3_f64(a, b, bits, cpu)
     }
     #[inline(always)]
-    fn mul3_exact(a: f64, b: f64, bits: u64) -> [f64; 3] {
-        lanes::mul3_exact_f64(a, b, bits)
+    fn exact_finite(s: [f64; 3]) -> bool {
+        lanes::exact_finite_f64(s)
+    }
+    #[inline(always)]
+    fn sum_surely_accurate(s: [f64; 3]) -> bool {
+        let [x0, x1, x2] = s.map(f64::to_bits);
+        within_ulps(x0, x1, x2, crate::stochastic::cancel_ulps(53), 52, 0x7ff, 2, 0x7fd)
+    }
+    #[inline(always)]
+    fn mul3_exact(a: f64, b: f64, bits: u64, cpu: u32) -> [f64; 3] {
+        lanes::mul3_exact_f64(a, b, bits, cpu)
     }
 }
 
@@ -229,12 +268,22 @@ impl Format for f32 {
         x as f32
     }
     #[inline(always)]
-    fn add3(a: [f32; 3], b: [f32; 3], bits: u64) -> [f32; 3] {
-        lanes::add3_f32(a, b, bits)
+    fn add3(a: [f32; 3], b: [f32; 3], bits: u64, cpu: u32) -> [f32; 3] {
+        lanes::add3_f32(a, b, bits, cpu)
     }
     #[inline(always)]
-    fn mul3(a: [f32; 3], b: [f32; 3], bits: u64) -> [f32; 3] {
-        lanes::mul3_f32(a, b, bits)
+    fn exact_finite(s: [f32; 3]) -> bool {
+        exact_finite_f32(s)
+    }
+    #[inline(always)]
+    fn sum_surely_accurate(s: [f32; 3]) -> bool {
+        let [x0, x1, x2] = s.map(|x| u64::from(x.to_bits()));
+        within_ulps(x0, x1, x2, crate::stochastic::cancel_ulps(24), 23, 0xff, 2, 0xfd)
+    }
+
+    #[inline(always)]
+    fn mul3(a: [f32; 3], b: [f32; 3], bits: u64, cpu: u32) -> [f32; 3] {
+        lanes::mul3_f32(a, b, bits, cpu)
     }
 }
 
@@ -286,12 +335,20 @@ macro_rules! sixteen_bit_format {
                 x as f32
             }
             #[inline(always)]
-            fn add3(a: [f32; 3], b: [f32; 3], bits: u64) -> [f32; 3] {
-                lanes::add3_grid(a, b, bits, &$lanes)
+            fn add3(a: [f32; 3], b: [f32; 3], bits: u64, cpu: u32) -> [f32; 3] {
+                lanes::add3_grid(a, b, bits, &$lanes, cpu)
             }
             #[inline(always)]
-            fn mul3(a: [f32; 3], b: [f32; 3], bits: u64) -> [f32; 3] {
-                $mul3(a, b, bits)
+            fn mul3(a: [f32; 3], b: [f32; 3], bits: u64, cpu: u32) -> [f32; 3] {
+                $mul3(a, b, bits, cpu)
+            }
+            #[inline(always)]
+            fn exact_finite(s: [f32; 3]) -> bool {
+                exact_finite_f32(s)
+            }
+            #[inline(always)]
+            fn all_nonzero_finite(s: [f32; 3]) -> bool {
+                lanes::all_nonzero_finite_f32(s)
             }
         }
     };
@@ -299,6 +356,28 @@ macro_rules! sixteen_bit_format {
 
 sixteen_bit_format!(f16, GRID_F16, lanes::F16, lanes::mul3_f16, "binary16", "fptune::f16", 11, 3.31, 1);
 sixteen_bit_format!(bf16, GRID_BF16, lanes::BF16, lanes::mul3_bf16, "bfloat16", "fptune::bf16", 8, 2.41, 0);
+
+/// [`Format::exact_finite`] of `f32` samples, on their bits.
+#[inline(always)]
+fn exact_finite_f32(s: [f32; 3]) -> bool {
+    let [a, b, c] = s.map(f32::to_bits);
+    (a == b) & (b == c) & ((a & 0x7fff_ffff) < 0x7f80_0000)
+}
+
+/// Whether the bit patterns `x0` and `x2` (of one format, zero-extended) lie within `d` of `x1`,
+/// whose biased exponent (`exp_mask` at `mant_bits`) is in `[e_lo, e_hi]`, so that every value
+/// within `d` units in the last place of it (`d` below `2^(p-2)`) is a normal number of the format,
+/// and finite. For samples of the same sign the difference of the bit patterns counts the ulps
+/// between them; samples of different signs are far apart. No branch, no floating-point
+/// operation. See `stochastic::cancel_ulps_for` for why `d` ulps keep enough digits.
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn within_ulps(x0: u64, x1: u64, x2: u64, d: u64, mant_bits: u32, exp_mask: u64, e_lo: u64, e_hi: u64) -> bool {
+    let e = (x1 >> mant_bits) & exp_mask;
+    let normal = e.wrapping_sub(e_lo) <= e_hi - e_lo;
+    let near = |x: u64| x.wrapping_sub(x1).wrapping_add(d) <= 2 * d;
+    normal & near(x0) & near(x2)
+}
 
 /// The format an operation between `Self` and `Rhs` is computed in: the wider of the two
 /// (DESIGN.md, semantics 2). binary16 and bfloat16 each hold values the other cannot, so an

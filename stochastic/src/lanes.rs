@@ -37,6 +37,36 @@ fn dirs(bits: u64) -> [f64; 3] {
     masks64(bits).map(|m| f64::from_bits(1f64.to_bits() | m))
 }
 
+/// Chooses the kernels, once per process: on x86_64 builds without AVX, the AVX-512 ones
+/// (`rt512`) when the CPU has AVX-512F, AVX-512VL and F16C, else the FMA ones (`rtfma`, binary64
+/// products) when it has FMA, unless `FPTUNE_SIMD=sse2` is set in the environment (which keeps
+/// the SSE2 kernels, to test them). The choice is two bits of the detection mask
+/// ([`crate::stochastic::cpu_flags`]) that the operators load anyway and pass to the kernels as
+/// `cpu`: no extra load per operation.
+pub(crate) fn init() {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx")))]
+    {
+        use std::sync::atomic::{AtomicBool, Ordering};
+        static DONE: AtomicBool = AtomicBool::new(false);
+        if !DONE.load(Ordering::Relaxed) {
+            let allowed = std::env::var("FPTUNE_SIMD").map_or(true, |v| v.trim() != "sse2");
+            let mut flags = 0;
+            if allowed && is_x86_feature_detected!("fma") && is_x86_feature_detected!("avx") {
+                flags |= crate::stochastic::FMA_BIT;
+            }
+            if allowed
+                && is_x86_feature_detected!("avx512f")
+                && is_x86_feature_detected!("avx512vl")
+                && is_x86_feature_detected!("f16c")
+            {
+                flags |= crate::stochastic::SIMD_BIT;
+            }
+            crate::stochastic::enable_cpu(flags);
+            DONE.store(true, Ordering::Relaxed);
+        }
+    }
+}
+
 // The scalar form of the kernels below (other targets): `round.rs` lane by lane.
 #[cfg(not(target_arch = "x86_64"))]
 mod imp {
@@ -44,29 +74,40 @@ mod imp {
     use crate::round;
 
     #[inline(always)]
-    pub(crate) fn add3_f64(a: [f64; 3], b: [f64; 3], bits: u64) -> [f64; 3] {
+    pub(crate) fn add3_f64(a: [f64; 3], b: [f64; 3], bits: u64, _cpu: u32) -> [f64; 3] {
         let d = dirs(bits);
         std::array::from_fn(|i| round::add_f64(a[i], b[i], d[i]))
     }
     #[inline(always)]
-    pub(crate) fn mul3_f64(a: [f64; 3], b: [f64; 3], bits: u64) -> [f64; 3] {
+    pub(crate) fn mul3_f64(a: [f64; 3], b: [f64; 3], bits: u64, _cpu: u32) -> [f64; 3] {
         let d = dirs(bits);
         std::array::from_fn(|i| round::mul_f64(a[i], b[i], d[i]))
     }
     #[inline(always)]
-    pub(crate) fn add3_f32(a: [f32; 3], b: [f32; 3], bits: u64) -> [f32; 3] {
+    pub(crate) fn add3_f32(a: [f32; 3], b: [f32; 3], bits: u64, _cpu: u32) -> [f32; 3] {
         let d = dirs(bits);
         std::array::from_fn(|i| round::add_f32(a[i], b[i], d[i]))
     }
     #[inline(always)]
-    pub(crate) fn mul3_f32(a: [f32; 3], b: [f32; 3], bits: u64) -> [f32; 3] {
+    pub(crate) fn mul3_f32(a: [f32; 3], b: [f32; 3], bits: u64, _cpu: u32) -> [f32; 3] {
         let d = dirs(bits);
         std::array::from_fn(|i| round::mul_f32(a[i], b[i], d[i]))
     }
 
     #[inline(always)]
-    pub(crate) fn mul3_exact_f64(a: f64, b: f64, bits: u64) -> [f64; 3] {
-        mul3_f64([a; 3], [b; 3], bits)
+    pub(crate) fn mul3_exact_f64(a: f64, b: f64, bits: u64, cpu: u32) -> [f64; 3] {
+        mul3_f64([a; 3], [b; 3], bits, cpu)
+    }
+
+    #[inline(always)]
+    pub(crate) fn all_nonzero_finite_f32(s: [f32; 3]) -> bool {
+        s.iter().all(|r| r.abs() > 0.0 && r.abs() < f32::INFINITY)
+    }
+
+    #[inline(always)]
+    pub(crate) fn exact_finite_f64(s: [f64; 3]) -> bool {
+        let [a, b, c] = s.map(f64::to_bits);
+        (a == b) & (b == c) & f64::from_bits(a).is_finite()
     }
 
     pub(crate) type Grid16 = round::Grid;
@@ -74,17 +115,17 @@ mod imp {
     pub(crate) const BF16: Grid16 = round::GRID_BF16;
 
     #[inline(always)]
-    pub(crate) fn add3_grid(a: [f32; 3], b: [f32; 3], bits: u64, g: &Grid16) -> [f32; 3] {
+    pub(crate) fn add3_grid(a: [f32; 3], b: [f32; 3], bits: u64, g: &Grid16, _cpu: u32) -> [f32; 3] {
         let d = dirs(bits);
         std::array::from_fn(|i| round::add_grid(a[i], b[i], d[i], *g))
     }
     #[inline(always)]
-    pub(crate) fn mul3_f16(a: [f32; 3], b: [f32; 3], bits: u64) -> [f32; 3] {
+    pub(crate) fn mul3_f16(a: [f32; 3], b: [f32; 3], bits: u64, _cpu: u32) -> [f32; 3] {
         let d = dirs(bits);
         std::array::from_fn(|i| round::mul_grid(a[i], b[i], d[i], F16))
     }
     #[inline(always)]
-    pub(crate) fn mul3_bf16(a: [f32; 3], b: [f32; 3], bits: u64) -> [f32; 3] {
+    pub(crate) fn mul3_bf16(a: [f32; 3], b: [f32; 3], bits: u64, _cpu: u32) -> [f32; 3] {
         let d = dirs(bits);
         std::array::from_fn(|i| round::mul_grid(a[i], b[i], d[i], BF16))
     }
@@ -99,6 +140,8 @@ mod imp {
 
     use super::{dirs, HUGE64, SIGN32, SIGN64, TINY64};
     use crate::round;
+    #[cfg(not(target_feature = "avx"))]
+    use crate::stochastic::{FMA_BIT, SIMD_BIT};
 
     /// Direction sign masks of each draw of two random bits, four lanes.
     static MASKS64: [[u64; 4]; 4] = {
@@ -289,6 +332,12 @@ mod imp {
                 let v = unsafe { _mm_set1_pd(x) };
                 V(v, v)
             }
+            /// Lanes 0-1 and 2-3.
+            #[cfg_attr(target_feature = "avx", allow(dead_code))]
+            #[inline(always)]
+            pub fn from_pair(lo: __m128d, hi: __m128d) -> V {
+                V(lo, hi)
+            }
             #[inline(always)]
             pub fn splat_bits(x: u64) -> V {
                 V::splat(f64::from_bits(x))
@@ -451,8 +500,13 @@ mod imp {
         };
         #[cfg(not(target_feature = "fma"))]
         let err = {
-            let (aa, ab) = (a.abs(), b.abs());
-            if !((aa.max(ab) <= BIG) & (SMALL <= aa.min(ab))) {
+            // Both magnitudes in [SMALL, BIG], in one comparison of each bound (NaN fails).
+            let ok = unsafe {
+                let x = _mm_and_pd(_mm_set_pd(b, a), _mm_castsi128_pd(_mm_set1_epi64x(!SIGN64 as i64)));
+                let inside = _mm_and_pd(_mm_cmple_pd(x, _mm_set1_pd(BIG)), _mm_cmpge_pd(x, _mm_set1_pd(SMALL)));
+                _mm_movemask_pd(inside) == 0b11
+            };
+            if !ok {
                 return mul3_f64_slow([a; 3], [b; 3], bits);
             }
             let split = |x: f64| {
@@ -521,6 +575,30 @@ mod imp {
                 _mm_castps_si128(s),
                 _mm_castps_si128(_mm_and_ps(cond, delta)),
             ))
+        }
+    }
+
+    /// Whether the three samples are the same finite value, bit for bit: the first two compared
+    /// with the third in one register.
+    #[inline(always)]
+    pub(crate) fn exact_finite_f64(s: [f64; 3]) -> bool {
+        unsafe {
+            let v01 = _mm_castpd_si128(_mm_loadu_pd(s.as_ptr()));
+            let v22 = _mm_set1_pd(s[2]);
+            let same = _mm_movemask_epi8(_mm_cmpeq_epi32(v01, _mm_castpd_si128(v22)));
+            let magnitude = _mm_and_pd(v22, _mm_castsi128_pd(_mm_set1_epi64x(!SIGN64 as i64)));
+            let finite = _mm_movemask_pd(_mm_cmplt_sd(magnitude, _mm_set_sd(f64::INFINITY)));
+            (same == 0xffff) & (finite & 1 != 0)
+        }
+    }
+
+    /// Whether every sample is nonzero and finite: two comparisons of the magnitudes.
+    #[inline(always)]
+    pub(crate) fn all_nonzero_finite_f32(s: [f32; 3]) -> bool {
+        unsafe {
+            let m = _mm_and_ps(load3_f32(&s), splat32(!SIGN32));
+            let ok = _mm_and_ps(_mm_cmpgt_ps(m, _mm_setzero_ps()), _mm_cmplt_ps(m, _mm_set1_ps(f32::INFINITY)));
+            _mm_movemask_ps(ok) == 0b1111
         }
     }
 
@@ -647,11 +725,23 @@ mod imp {
     /// Directed `a + b` of each sample on grid `g`: the sum of two binary16 values is exact in
     /// `f64` (at most 40 bits apart); that of two bfloat16 values is checked (Fast2Sum).
     #[inline(always)]
-    pub(crate) fn add3_grid(a3: [f32; 3], b3: [f32; 3], bits: u64, g: &Grid16) -> [f32; 3] {
+    pub(crate) fn add3_grid(a: [f32; 3], b: [f32; 3], bits: u64, g: &Grid16, cpu: u32) -> [f32; 3] {
         #[cfg(all(target_feature = "avx512f", target_feature = "f16c"))]
         if g.sums_exact {
-            return f16c::add3_f16(a3, b3, bits);
+            return f16c::add3_f16(a, b, bits);
         }
+        #[cfg(target_feature = "avx")]
+        let _ = cpu;
+        #[cfg(not(target_feature = "avx"))]
+        if g.sums_exact && cpu & SIMD_BIT != 0 {
+            return rt512::add3_f16(a, b, bits);
+        }
+        add3_grid_v(a, b, bits, g)
+    }
+
+    /// [`add3_grid`] without AVX-512.
+    #[inline(always)]
+    pub(crate) fn add3_grid_v(a3: [f32; 3], b3: [f32; 3], bits: u64, g: &Grid16) -> [f32; 3] {
         let (a, b) = (V::from_f32x4(load3_f32(&a3)), V::from_f32x4(load3_f32(&b3)));
         let x = a.add(b);
         let exact = g.sums_exact || {
@@ -675,7 +765,19 @@ mod imp {
 
     /// Directed `a * b` of each sample on the binary16 grid: the product is exact in `f32`.
     #[inline(always)]
-    pub(crate) fn mul3_f16(a3: [f32; 3], b3: [f32; 3], bits: u64) -> [f32; 3] {
+    pub(crate) fn mul3_f16(a: [f32; 3], b: [f32; 3], bits: u64, cpu: u32) -> [f32; 3] {
+        #[cfg(target_feature = "avx")]
+        let _ = cpu;
+        #[cfg(not(target_feature = "avx"))]
+        if cpu & SIMD_BIT != 0 {
+            return rt512::mul3_f16(a, b, bits);
+        }
+        mul3_f16_v(a, b, bits)
+    }
+
+    /// [`mul3_f16`] without the run-time AVX-512 kernel.
+    #[inline(always)]
+    pub(crate) fn mul3_f16_v(a3: [f32; 3], b3: [f32; 3], bits: u64) -> [f32; 3] {
         #[cfg(all(target_feature = "f16c", target_feature = "avx"))]
         return f16c::mul3_f16(a3, b3, bits);
         #[cfg(not(all(target_feature = "f16c", target_feature = "avx")))]
@@ -739,7 +841,7 @@ mod imp {
 
     /// Directed `a * b` of each sample on the bfloat16 grid: the product is exact in `f64`.
     #[inline(always)]
-    pub(crate) fn mul3_bf16(a3: [f32; 3], b3: [f32; 3], bits: u64) -> [f32; 3] {
+    pub(crate) fn mul3_bf16(a3: [f32; 3], b3: [f32; 3], bits: u64, _cpu: u32) -> [f32; 3] {
         let x = V::from_f32x4(load3_f32(&a3)).mul(V::from_f32x4(load3_f32(&b3)));
         if !all_within(x, BF16.max) {
             return mul3_grid_slow(a3, b3, bits, &BF16);
@@ -759,16 +861,386 @@ mod imp {
     // With AVX-512 (e.g. `-C target-cpu=native` on a recent Xeon), binary64 and binary32 use the
     // hardware's per-instruction rounding: every lane rounded up, then the lanes drawn downward
     // rounded down, both exactly as IEEE 754 defines directed rounding. (The AVX-512 intrinsics
-    // need Rust 1.89; builds without the target feature keep the crate's MSRV.)
+    // need Rust 1.89; builds without the target feature keep the crate's MSRV.) Builds without
+    // AVX-512 (the default target) run the same instructions, as inline assembly, when the CPU
+    // has them (`rt512`).
     // ------------------------------------------------------------------------------------------
 
-    #[cfg(target_feature = "avx512f")]
-    pub(crate) use avx512::{add3_f32, add3_f64, mul3_exact_f64, mul3_f32, mul3_f64};
-    #[cfg(not(target_feature = "avx512f"))]
-    pub(crate) use {
-        add3_f32_v as add3_f32, add3_f64_v as add3_f64, mul3_exact_f64_v as mul3_exact_f64,
-        mul3_f32_v as mul3_f32, mul3_f64_v as mul3_f64,
-    };
+    /// The kernel of the build: the AVX-512 one when compiled for AVX-512; the `_v` one when
+    /// compiled for AVX without AVX-512; otherwise `rt512::$name` when `cpu` has `SIMD_BIT` (the
+    /// CPU has AVX-512: see [`super::init`]), else `$fma` (given for the binary64 products) when it
+    /// has `FMA_BIT`, else the `_v` one: predictable branches on a register.
+    macro_rules! dispatch {
+        ($(fn $name:ident($($arg:ident: $ty:ty),*) -> $ret:ty => $v:ident, $fma:path;)*) => {$(
+            #[inline(always)]
+            pub(crate) fn $name($($arg: $ty,)* cpu: u32) -> $ret {
+                #[cfg(target_feature = "avx512f")]
+                {
+                    let _ = cpu;
+                    avx512::$name($($arg),*)
+                }
+                #[cfg(all(target_feature = "avx", not(target_feature = "avx512f")))]
+                {
+                    let _ = cpu;
+                    $v($($arg),*)
+                }
+                #[cfg(not(target_feature = "avx"))]
+                if cpu & SIMD_BIT != 0 {
+                    rt512::$name($($arg),*)
+                } else if cpu & FMA_BIT != 0 {
+                    $fma($($arg),*)
+                } else {
+                    $v($($arg),*)
+                }
+            }
+        )*};
+        ($(fn $name:ident($($arg:ident: $ty:ty),*) -> $ret:ty => $v:ident;)*) => {$(
+            #[inline(always)]
+            pub(crate) fn $name($($arg: $ty,)* cpu: u32) -> $ret {
+                #[cfg(target_feature = "avx512f")]
+                {
+                    let _ = cpu;
+                    avx512::$name($($arg),*)
+                }
+                #[cfg(all(target_feature = "avx", not(target_feature = "avx512f")))]
+                {
+                    let _ = cpu;
+                    $v($($arg),*)
+                }
+                #[cfg(not(target_feature = "avx"))]
+                if cpu & SIMD_BIT != 0 {
+                    rt512::$name($($arg),*)
+                } else {
+                    $v($($arg),*)
+                }
+            }
+        )*};
+    }
+
+    dispatch! {
+        fn mul3_f64(a: [f64; 3], b: [f64; 3], bits: u64) -> [f64; 3] => mul3_f64_v, rtfma::mul3_f64;
+        fn mul3_exact_f64(a: f64, b: f64, bits: u64) -> [f64; 3] => mul3_exact_f64_v, rtfma::mul3_exact_f64;
+    }
+
+    dispatch! {
+        fn add3_f64(a: [f64; 3], b: [f64; 3], bits: u64) -> [f64; 3] => add3_f64_v;
+        fn add3_f32(a: [f32; 3], b: [f32; 3], bits: u64) -> [f32; 3] => add3_f32_v;
+        fn mul3_f32(a: [f32; 3], b: [f32; 3], bits: u64) -> [f32; 3] => mul3_f32_v;
+    }
+
+    /// binary64 products with a hardware FMA residual instead of Dekker's product, as inline
+    /// assembly for builds without AVX (the default x86_64 target), run only where
+    /// [`super::init`] found FMA. They return what `mul3_f64_v` and `mul3_exact_f64_v` return
+    /// when compiled with FMA. The assembly is VEX-encoded 128-bit instructions on the compiler's
+    /// `xmm` registers, which clear the upper bits: no SSE/AVX transition penalty.
+    #[cfg(not(target_feature = "avx"))]
+    mod rtfma {
+        use std::arch::asm;
+        use std::arch::x86_64::*;
+
+        use super::{mul3_f64_slow, step64, HUGE64, MASKS64, TINY64, V};
+
+        // SAFETY (every `unsafe` block of this module): callers check that the CPU has FMA and
+        // AVX; the assembly touches no memory and only its operands.
+
+        /// `a * b - p` with one rounding, in both lanes.
+        #[inline(always)]
+        fn fmsub(a: __m128d, b: __m128d, p: __m128d) -> __m128d {
+            let r: __m128d;
+            unsafe {
+                asm!(
+                    "vfmsub213pd {a}, {b}, {p}",
+                    a = inout(xmm_reg) a => r, b = in(xmm_reg) b, p = in(xmm_reg) p,
+                    options(pure, nomem, nostack, preserves_flags),
+                );
+            }
+            r
+        }
+
+        /// Directed `a * b` of each sample.
+        #[inline(always)]
+        pub(super) fn mul3_f64(a3: [f64; 3], b3: [f64; 3], bits: u64) -> [f64; 3] {
+            let (a, b) = unsafe {
+                (
+                    [_mm_loadu_pd(a3.as_ptr()), _mm_set1_pd(a3[2])],
+                    [_mm_loadu_pd(b3.as_ptr()), _mm_set1_pd(b3[2])],
+                )
+            };
+            let p = unsafe { [_mm_mul_pd(a[0], b[0]), _mm_mul_pd(a[1], b[1])] };
+            let within = |p: __m128d| unsafe {
+                let ap = _mm_and_pd(p, _mm_castsi128_pd(_mm_set1_epi64x(!super::SIGN64 as i64)));
+                _mm_movemask_pd(_mm_and_pd(_mm_cmple_pd(_mm_set1_pd(TINY64), ap), _mm_cmple_pd(ap, _mm_set1_pd(HUGE64))))
+            };
+            if (within(p[0]) & within(p[1])) != 0b11 {
+                return mul3_f64_slow(a3, b3, bits);
+            }
+            let err = [fmsub(a[0], b[0], p[0]), fmsub(a[1], b[1], p[1])];
+            let (pv, ev) = (V::from_pair(p[0], p[1]), V::from_pair(err[0], err[1]));
+            let m = V::load_bits(&MASKS64[bits as usize & 3]);
+            step64(pv, V::splat(0.0).lt(ev.xor(m)), m).store3()
+        }
+
+        /// [`mul3_f64`] of operands with three equal samples `a` and `b`: one product and
+        /// residual.
+        #[inline(always)]
+        pub(super) fn mul3_exact_f64(a: f64, b: f64, bits: u64) -> [f64; 3] {
+            let p = a * b;
+            if !(TINY64..=HUGE64).contains(&p.abs()) {
+                return mul3_f64_slow([a; 3], [b; 3], bits);
+            }
+            let err = unsafe { _mm_cvtsd_f64(fmsub(_mm_set_sd(a), _mm_set_sd(b), _mm_set_sd(p))) };
+            let m = V::load_bits(&MASKS64[bits as usize & 3]);
+            step64(V::splat(p), V::splat(0.0).lt(V::splat(err).xor(m)), m).store3()
+        }
+    }
+
+    /// The AVX-512 kernels as inline assembly, for builds without AVX (the default x86_64
+    /// target), run only where [`super::level::avx512`] found AVX-512F, AVX-512VL and F16C. They
+    /// compute what the `avx512` module and `f16c::add3_f16` compute, with the same instructions
+    /// (the directed results computed side by side, then blended by the direction mask).
+    ///
+    /// Registers: the operands and results are the compiler's `xmm` registers; the work is done
+    /// in `zmm16`-`zmm21` and the mask registers `k1`, `k2`, which code compiled without AVX-512
+    /// never uses (so they need not be declared, and cannot be: their register classes require
+    /// the target feature). Each block with 256- or 512-bit instructions ends with `vzeroupper`:
+    /// without it, the SSE code around ran more than ten times slower on a Xeon with AVX-512
+    /// (those instructions leave the upper state dirty, even on `zmm16`-`zmm31`). That is also why these kernels are not used in AVX builds, whose
+    /// `ymm` registers `vzeroupper` would clobber. Operand lanes beyond the three samples are
+    /// zero (never subnormal garbage).
+    #[cfg(not(target_feature = "avx"))]
+    mod rt512 {
+        use std::arch::asm;
+        use std::arch::x86_64::*;
+
+        /// The lanes rounded toward -inf for each draw of two bits (lane 0: bit 0, lane 1: bit 1,
+        /// lanes 2 and 3 opposite to lane 1).
+        const DOWN: [u32; 4] = [0b1100, 0b1101, 0b0010, 0b0011];
+
+        #[inline(always)]
+        fn down(bits: u64) -> u32 {
+            DOWN[bits as usize & 3]
+        }
+
+        // SAFETY (every `unsafe` block of this module): callers check that the CPU has
+        // AVX-512F, AVX-512VL and F16C; the assembly touches no memory and only the registers
+        // described in the module documentation; the loads and stores read or write exactly the
+        // arrays they are given.
+
+        #[inline(always)]
+        fn split64(a: &[f64; 3]) -> (__m128d, __m128d) {
+            unsafe { (_mm_loadu_pd(a.as_ptr()), _mm_load_sd(&a[2])) }
+        }
+
+        #[inline(always)]
+        fn join64(lo: __m128d, hi: __m128d) -> [f64; 3] {
+            let mut out = [0.0; 3];
+            unsafe {
+                _mm_storeu_pd(out.as_mut_ptr(), lo);
+                _mm_store_sd(&mut out[2], hi);
+            }
+            out
+        }
+
+        /// Directed `a + b` of each sample; an exact zero sum is the round-to-nearest one (as
+        /// in round.rs): that is the upward one (`x + (-x)` is `+0` upward, `-0` downward;
+        /// `-0 + -0` is `-0` both ways), so a lane drawn downward takes its downward sum unless
+        /// that is zero (a nonzero exact sum never rounds to zero). NaN takes the downward sum.
+        #[inline(always)]
+        pub(super) fn add3_f64(a: [f64; 3], b: [f64; 3], bits: u64) -> [f64; 3] {
+            let ((a01, a2), (b01, b2)) = (split64(&a), split64(&b));
+            let (r01, r2): (__m128d, __m128d);
+            unsafe {
+                asm!(
+                    "vmovapd xmm16, {a01}",
+                    "vinsertf32x4 ymm16, ymm16, {a2}, 1",
+                    "vmovapd xmm17, {b01}",
+                    "vinsertf32x4 ymm17, ymm17, {b2}, 1",
+                    "kmovw k1, {k:e}",
+                    "vaddpd zmm18, zmm16, zmm17, {{ru-sae}}",
+                    "vaddpd zmm19, zmm16, zmm17, {{rd-sae}}",
+                    "vpxord xmm21, xmm21, xmm21",
+                    "vcmppd k2 {{k1}}, zmm19, zmm21, 4",
+                    "vblendmpd zmm18 {{k2}}, zmm18, zmm19",
+                    "vmovapd {r01}, xmm18",
+                    "vextractf32x4 {r2}, ymm18, 1",
+                    "vzeroupper",
+                    a01 = in(xmm_reg) a01, a2 = in(xmm_reg) a2,
+                    b01 = in(xmm_reg) b01, b2 = in(xmm_reg) b2,
+                    k = in(reg) down(bits),
+                    r01 = lateout(xmm_reg) r01, r2 = lateout(xmm_reg) r2,
+                    options(pure, nomem, nostack, preserves_flags),
+                );
+            }
+            join64(r01, r2)
+        }
+
+        /// Directed `a * b` of each sample.
+        #[inline(always)]
+        pub(super) fn mul3_f64(a: [f64; 3], b: [f64; 3], bits: u64) -> [f64; 3] {
+            let ((a01, a2), (b01, b2)) = (split64(&a), split64(&b));
+            let (r01, r2): (__m128d, __m128d);
+            unsafe {
+                asm!(
+                    "vmovapd xmm16, {a01}",
+                    "vinsertf32x4 ymm16, ymm16, {a2}, 1",
+                    "vmovapd xmm17, {b01}",
+                    "vinsertf32x4 ymm17, ymm17, {b2}, 1",
+                    "kmovw k1, {k:e}",
+                    "vmulpd zmm18, zmm16, zmm17, {{ru-sae}}",
+                    "vmulpd zmm19, zmm16, zmm17, {{rd-sae}}",
+                    "vblendmpd zmm18 {{k1}}, zmm18, zmm19",
+                    "vmovapd {r01}, xmm18",
+                    "vextractf32x4 {r2}, ymm18, 1",
+                    "vzeroupper",
+                    a01 = in(xmm_reg) a01, a2 = in(xmm_reg) a2,
+                    b01 = in(xmm_reg) b01, b2 = in(xmm_reg) b2,
+                    k = in(reg) down(bits),
+                    r01 = lateout(xmm_reg) r01, r2 = lateout(xmm_reg) r2,
+                    options(pure, nomem, nostack, preserves_flags),
+                );
+            }
+            join64(r01, r2)
+        }
+
+        /// [`mul3_f64`] of operands with three equal samples `a` and `b`.
+        #[inline(always)]
+        pub(super) fn mul3_exact_f64(a: f64, b: f64, bits: u64) -> [f64; 3] {
+            let (r01, r2): (__m128d, __m128d);
+            unsafe {
+                asm!(
+                    "vbroadcastsd ymm16, {a}",
+                    "vbroadcastsd ymm17, {b}",
+                    "kmovw k1, {k:e}",
+                    "vmulpd zmm18, zmm16, zmm17, {{ru-sae}}",
+                    "vmulpd zmm19, zmm16, zmm17, {{rd-sae}}",
+                    "vblendmpd zmm18 {{k1}}, zmm18, zmm19",
+                    "vmovapd {r01}, xmm18",
+                    "vextractf32x4 {r2}, ymm18, 1",
+                    "vzeroupper",
+                    a = in(xmm_reg) _mm_set_sd(a), b = in(xmm_reg) _mm_set_sd(b),
+                    k = in(reg) down(bits),
+                    r01 = lateout(xmm_reg) r01, r2 = lateout(xmm_reg) r2,
+                    options(pure, nomem, nostack, preserves_flags),
+                );
+            }
+            join64(r01, r2)
+        }
+
+        #[inline(always)]
+        fn load_ps(a: &[f32; 3]) -> __m128 {
+            unsafe { _mm_set_ps(a[2], a[2], a[1], a[0]) }
+        }
+
+        #[inline(always)]
+        fn store_ps(v: __m128) -> [f32; 3] {
+            let mut out = [0.0f32; 4];
+            unsafe { _mm_storeu_ps(out.as_mut_ptr(), v) };
+            [out[0], out[1], out[2]]
+        }
+
+        /// Directed `a + b` of each sample; an exact zero sum is the round-to-nearest one (see
+        /// [`add3_f64`]).
+        #[inline(always)]
+        pub(super) fn add3_f32(a: [f32; 3], b: [f32; 3], bits: u64) -> [f32; 3] {
+            let r: __m128;
+            unsafe {
+                asm!(
+                    "vmovaps xmm16, {a}",
+                    "vmovaps xmm17, {b}",
+                    "kmovw k1, {k:e}",
+                    "vaddps zmm18, zmm16, zmm17, {{ru-sae}}",
+                    "vaddps zmm19, zmm16, zmm17, {{rd-sae}}",
+                    "vpxord xmm21, xmm21, xmm21",
+                    "vcmpps k2 {{k1}}, zmm19, zmm21, 4",
+                    "vblendmps zmm18 {{k2}}, zmm18, zmm19",
+                    "vmovaps {r}, xmm18",
+                    "vzeroupper",
+                    a = in(xmm_reg) load_ps(&a), b = in(xmm_reg) load_ps(&b),
+                    k = in(reg) down(bits),
+                    r = lateout(xmm_reg) r,
+                    options(pure, nomem, nostack, preserves_flags),
+                );
+            }
+            store_ps(r)
+        }
+
+        /// Directed `a * b` of each sample.
+        #[inline(always)]
+        pub(super) fn mul3_f32(a: [f32; 3], b: [f32; 3], bits: u64) -> [f32; 3] {
+            let r: __m128;
+            unsafe {
+                asm!(
+                    "vmovaps xmm16, {a}",
+                    "vmovaps xmm17, {b}",
+                    "kmovw k1, {k:e}",
+                    "vmulps zmm18, zmm16, zmm17, {{ru-sae}}",
+                    "vmulps zmm19, zmm16, zmm17, {{rd-sae}}",
+                    "vblendmps zmm18 {{k1}}, zmm18, zmm19",
+                    "vmovaps {r}, xmm18",
+                    "vzeroupper",
+                    a = in(xmm_reg) load_ps(&a), b = in(xmm_reg) load_ps(&b),
+                    k = in(reg) down(bits),
+                    r = lateout(xmm_reg) r,
+                    options(pure, nomem, nostack, preserves_flags),
+                );
+            }
+            store_ps(r)
+        }
+
+        /// Directed `a * b` of each sample on the binary16 grid: the product is exact in f32,
+        /// and F16C's conversion rounds it up and down (as `f16c::mul3_f16`). Only 128-bit
+        /// instructions, which leave the upper state clean: no `vzeroupper`.
+        #[inline(always)]
+        pub(super) fn mul3_f16(a: [f32; 3], b: [f32; 3], bits: u64) -> [f32; 3] {
+            let r: __m128;
+            unsafe {
+                asm!(
+                    "vmulps xmm16, {a}, {b}",
+                    "kmovw k1, {k:e}",
+                    "vcvtps2ph xmm17, xmm16, 2",
+                    "vcvtps2ph xmm18, xmm16, 1",
+                    "vcvtph2ps xmm17, xmm17",
+                    "vcvtph2ps xmm17 {{k1}}, xmm18",
+                    "vmovaps {r}, xmm17",
+                    a = in(xmm_reg) load_ps(&a), b = in(xmm_reg) load_ps(&b),
+                    k = in(reg) down(bits),
+                    r = lateout(xmm_reg) r,
+                    options(pure, nomem, nostack, preserves_flags),
+                );
+            }
+            store_ps(r)
+        }
+
+        /// Directed `a + b` of each sample on the binary16 grid (as `f16c::add3_f16`): the sum
+        /// is exact in f64, rounded to f32 in each lane's direction, then onto binary16 in the
+        /// same direction.
+        #[inline(always)]
+        pub(super) fn add3_f16(a: [f32; 3], b: [f32; 3], bits: u64) -> [f32; 3] {
+            let r: __m128;
+            unsafe {
+                asm!(
+                    "vcvtps2pd ymm16, {a}",
+                    "vcvtps2pd ymm17, {b}",
+                    "vaddpd ymm16, ymm16, ymm17",
+                    "kmovw k1, {k:e}",
+                    "vcvtpd2ps ymm18, zmm16, {{ru-sae}}",
+                    "vcvtpd2ps ymm21, zmm16, {{rd-sae}}",
+                    "vblendmps ymm18 {{k1}}, ymm18, ymm21",
+                    "vcvtps2ph xmm19, xmm18, 2",
+                    "vcvtps2ph xmm20, xmm18, 1",
+                    "vcvtph2ps xmm19, xmm19",
+                    "vcvtph2ps xmm19 {{k1}}, xmm20",
+                    "vmovaps {r}, xmm19",
+                    "vzeroupper",
+                    a = in(xmm_reg) load_ps(&a), b = in(xmm_reg) load_ps(&b),
+                    k = in(reg) down(bits),
+                    r = lateout(xmm_reg) r,
+                    options(pure, nomem, nostack, preserves_flags),
+                );
+            }
+            store_ps(r)
+        }
+    }
 
     #[cfg(target_feature = "avx512f")]
     mod avx512 {
@@ -862,7 +1334,7 @@ mod imp {
 }
 
 pub(crate) use imp::{
-    add3_f32, add3_f64, add3_grid, mul3_bf16, mul3_exact_f64, mul3_f16, mul3_f32, mul3_f64, BF16, F16,
+    add3_f32, add3_f64, add3_grid, all_nonzero_finite_f32, exact_finite_f64, mul3_bf16, mul3_exact_f64, mul3_f16, mul3_f32, mul3_f64, BF16, F16,
 };
 
 #[cfg(test)]
@@ -913,6 +1385,13 @@ mod tests {
         }
     }
 
+    /// A choice of the kernels this CPU has (at random, so that the tests check each).
+    fn cpu(g: &mut Rng) -> u32 {
+        init();
+        let have = crate::stochastic::cpu_flags(crate::stochastic::detect_mask());
+        have & [0, crate::stochastic::FMA_BIT, crate::stochastic::SIMD_BIT, u32::MAX][(g.next() % 4) as usize]
+    }
+
     fn same64(x: f64, y: f64) -> bool {
         x.to_bits() == y.to_bits() || (x.is_nan() && y.is_nan())
     }
@@ -929,8 +1408,9 @@ mod tests {
             let b = if g.next() % 4 == 0 { [-a[0] * 0.75, b[1], -a[2]] } else { b };
             let bits = g.next() % 4;
             let d = dirs(bits);
-            let (s, p) = (add3_f64(a, b, bits), mul3_f64(a, b, bits));
-            let pe = mul3_exact_f64(a[0], b[0], bits);
+            let cpu = cpu(&mut g);
+            let (s, p) = (add3_f64(a, b, bits, cpu), mul3_f64(a, b, bits, cpu));
+            let pe = mul3_exact_f64(a[0], b[0], bits, cpu);
             #[cfg(target_arch = "x86_64")]
             let (sv, pv) = (imp::add3_f64_v(a, b, bits), imp::mul3_f64_v(a, b, bits));
             #[cfg(target_arch = "x86_64")]
@@ -946,6 +1426,28 @@ mod tests {
                 assert!(same64(p[i], rp), "{:e} * {:e} dir {}: {:e} vs {:e}", a[i], b[i], d[i], p[i], rp);
             }
         }
+    }
+
+    #[test]
+    fn exact_finite_f64_compares_bits() {
+        let mut g = Rng(4);
+        for _ in 0..200_000 {
+            let x = g.f64();
+            let y = if g.next() % 2 == 0 { x } else { g.f64() };
+            let s = match g.next() % 4 {
+                0 => [x, x, x],
+                1 => [x, x, y],
+                2 => [y, x, x],
+                _ => [x, y, x],
+            };
+            let [a, b, c] = s.map(f64::to_bits);
+            let expected = a == b && b == c && s[0].is_finite();
+            assert_eq!(exact_finite_f64(s), expected, "{s:?}");
+        }
+        assert!(!exact_finite_f64([0.0, -0.0, 0.0]));
+        assert!(exact_finite_f64([-0.0, -0.0, -0.0]));
+        assert!(!exact_finite_f64([f64::INFINITY; 3]));
+        assert!(!exact_finite_f64([f64::NAN; 3]));
     }
 
     /// A random binary16 (or bfloat16) value as f32: random bits, or values near the extremes.
@@ -978,8 +1480,18 @@ mod tests {
                 let b = if g.next() % 4 == 0 { [-a[0], b[1], a[2]] } else { b };
                 let bits = g.next() % 4;
                 let d = dirs(bits);
-                let s = add3_grid(a, b, bits, if bf { &BF16 } else { &F16 });
-                let p = if bf { mul3_bf16(a, b, bits) } else { mul3_f16(a, b, bits) };
+                let cpu = cpu(&mut g);
+                let s = add3_grid(a, b, bits, if bf { &BF16 } else { &F16 }, cpu);
+                let p = if bf { mul3_bf16(a, b, bits, cpu) } else { mul3_f16(a, b, bits, cpu) };
+                #[cfg(target_arch = "x86_64")]
+                {
+                    // The forms without AVX-512 too, whether or not AVX-512 replaces them.
+                    let sv = imp::add3_grid_v(a, b, bits, if bf { &BF16 } else { &F16 });
+                    let pv = if bf { p } else { imp::mul3_f16_v(a, b, bits) };
+                    for i in 0..3 {
+                        assert!(same32(sv[i], s[i]) && same32(pv[i], p[i]), "{a:?} {b:?} {bits}");
+                    }
+                }
                 for i in 0..3 {
                     let rs = round::add_grid(a[i], b[i], d[i], grid);
                     let rp = round::mul_grid(a[i], b[i], d[i], grid);
@@ -998,7 +1510,8 @@ mod tests {
             let b = if g.next() % 4 == 0 { [-a[0] * 0.75, b[1], -a[2]] } else { b };
             let bits = g.next() % 4;
             let d = dirs(bits);
-            let (s, p) = (add3_f32(a, b, bits), mul3_f32(a, b, bits));
+            let cpu = cpu(&mut g);
+            let (s, p) = (add3_f32(a, b, bits, cpu), mul3_f32(a, b, bits, cpu));
             #[cfg(target_arch = "x86_64")]
             let (sv, pv) = (imp::add3_f32_v(a, b, bits), imp::mul3_f32_v(a, b, bits));
             #[cfg(target_arch = "x86_64")]

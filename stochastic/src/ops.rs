@@ -20,7 +20,7 @@ use crate::value::{accuracy_scale, is_noise_f64, note, surely_below, Stochastic,
 
 /// `10^(-2 * MAX_DIGITS)`: the accuracy scale of an exact value of format `F`.
 #[inline(always)]
-fn exact_scale<F: Format>() -> f64 {
+pub(crate) fn exact_scale<F: Format>() -> f64 {
     match F::PRECISION {
         53 => 1.258_925_411_794_166_4e-32,
         24 => 3.630_780_547_701_013_5e-15,
@@ -42,7 +42,7 @@ impl<F: Format> Stochastic<F> {
     #[inline(always)]
     fn check_range(self, a: Self, b: Self, nonzero_exact: impl Fn(f64, f64) -> bool) {
         // Only a zero or infinite result can count (the common case ends here).
-        if self.samples_f64().iter().all(|r| r.abs() > 0.0 && r.abs() < f64::INFINITY) {
+        if F::all_nonzero_finite(self.s) {
             return;
         }
         let (mut overflow, mut underflow) = (false, false);
@@ -65,8 +65,9 @@ impl<F: Format> Stochastic<F> {
     /// `a + b` in one format, with cancellation detection.
     #[inline(always)]
     pub(crate) fn add_same(self, rhs: Self) -> Self {
-        let r = Self::from_repr(F::add3(self.s, rhs.s, rng::direction_bits()));
+        let bits = rng::direction_bits();
         let mask = stochastic::detect_mask();
+        let r = Self::from_repr(F::add3(self.s, rhs.s, bits, stochastic::cpu_flags(mask)));
         if stochastic::mask_has(mask, Instability::Cancellation) {
             r.check_cancellation(self, rhs);
         }
@@ -80,13 +81,18 @@ impl<F: Format> Stochastic<F> {
     #[inline(always)]
     fn check_cancellation(self, a: Self, b: Self) {
         let rs = self.samples_f64();
-        let floor = exact_scale::<F>();
-        let k = stochastic::cancel_scale();
         // Equal samples lost nothing; the operands have at most MAX_DIGITS, so a result more
         // accurate than `floor * k` lost fewer digits than the threshold. Decided first without
-        // a division: `lr` is at most 1 (the 16-bit formats' default threshold ends here), and
-        // for a threshold in `[SURELY_MIN, 0.1]` (where `lr` is not clamped to 1) `surely_below`
-        // implies `lr < floor * k`.
+        // a floating-point operation: binary64 and binary32 samples within a few hundred ulps of
+        // each other are that accurate (`stochastic::cancel_ulps_for`).
+        if F::sum_surely_accurate(self.s) {
+            return;
+        }
+        let floor = exact_scale::<F>();
+        let k = stochastic::cancel_scale();
+        // Without a division: `lr` is at most 1 (the 16-bit formats' default threshold ends
+        // here), and for a threshold in `[SURELY_MIN, 0.1]` (where `lr` is not clamped to 1)
+        // `surely_below` implies `lr < floor * k`.
         let t = floor * k;
         if t > 1.0 || (k > 1.0 && (SURELY_MIN..=0.1).contains(&t) && surely_below(rs, t)) {
             return;
@@ -108,10 +114,11 @@ impl<F: Format> Stochastic<F> {
     #[inline(always)]
     pub(crate) fn mul_same(self, rhs: Self) -> Self {
         let mask = stochastic::detect_mask();
-        let r = if self.is_exact_finite() && rhs.is_exact_finite() {
+        let r = if self.is_exact_finite() & rhs.is_exact_finite() {
             // Two exactly known operands (inputs, constants): not noise, and one product serves
             // the three samples.
-            Self::from_repr(F::mul3_exact(self.s[0], rhs.s[0], rng::direction_bits()))
+            let bits = rng::direction_bits();
+            Self::from_repr(F::mul3_exact(self.s[0], rhs.s[0], bits, stochastic::cpu_flags(mask)))
         } else {
             if stochastic::mask_has(mask, Instability::UnstableMultiplication)
                 && self.is_noise()
@@ -119,7 +126,8 @@ impl<F: Format> Stochastic<F> {
             {
                 stochastic::record(Instability::UnstableMultiplication);
             }
-            Self::from_repr(F::mul3(self.s, rhs.s, rng::direction_bits()))
+            let bits = rng::direction_bits();
+            Self::from_repr(F::mul3(self.s, rhs.s, bits, stochastic::cpu_flags(mask)))
         };
         if F::LIMITED_RANGE && mask & stochastic::RANGE_BITS != 0 {
             r.check_range(self, rhs, |x, y| x != 0.0 && y != 0.0);

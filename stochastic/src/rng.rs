@@ -118,9 +118,11 @@ pub(crate) fn direction_bits() -> u64 {
     })
 }
 
-/// 62 fresh random bits under the marker bit.
+/// 62 fresh random bits under the marker bit. (Every thread's first operation comes here before
+/// it rounds: the place to choose the kernels, once per process.)
 #[cold]
 #[inline(never)]
 fn refill() -> u64 {
+    crate::lanes::init();
     (next_u64() >> 2) | (1 << 62)
 }

@@ -92,12 +92,23 @@ impl Instability {
 const KINDS: usize = Instability::ALL.len();
 const ALL_ON: u32 = (1 << KINDS) - 1;
 
-/// Bit set of the kinds being detected (all by default).
+/// Bit set of the kinds being detected (all by default), and [`SIMD_BIT`].
 static DETECT: AtomicU32 = AtomicU32::new(ALL_ON);
+/// Set in `DETECT` once the CPU was found to have AVX-512 (builds without AVX on x86_64): the
+/// operators read the kernels' choice ([`cpu_flags`]) with the detection mask they load anyway.
+pub(crate) const SIMD_BIT: u32 = 1 << 31;
+/// Likewise for FMA (binary64 product residuals).
+pub(crate) const FMA_BIT: u32 = 1 << 30;
 /// Cancellation threshold in digits.
 static CANCEL: AtomicU32 = AtomicU32::new(4);
 /// `100^CANCEL`: the threshold in the scale cancellation detection compares (no logarithm).
 static CANCEL_SCALE: AtomicU64 = AtomicU64::new(1e8f64.to_bits());
+/// For binary64 and binary32 results: how many units in the last place the samples may lie from
+/// the middle one for the result to surely keep enough digits ([`cancel_ulps_for`]); for the
+/// default threshold of 4 digits.
+static CANCEL_ULPS: [AtomicU64; 2] = [AtomicU64::new(DEFAULT_ULPS[0]), AtomicU64::new(DEFAULT_ULPS[1])];
+/// [`cancel_ulps_for`] of the default threshold (binary64, binary32); a unit test checks them.
+const DEFAULT_ULPS: [u64; 2] = [1181, 1184];
 /// The kinds checked on the results of 16-bit operations.
 pub(crate) const RANGE_BITS: u32 = Instability::Overflow.bit() | Instability::Underflow.bit();
 
@@ -131,6 +142,19 @@ pub(crate) fn mask_has(mask: u32, kind: Instability) -> bool {
     mask & kind.bit() != 0
 }
 
+/// Which of the CPU's kernels are to be used ([`SIMD_BIT`], [`FMA_BIT`]), from [`detect_mask`]'s
+/// value.
+#[inline(always)]
+pub(crate) fn cpu_flags(mask: u32) -> u32 {
+    mask & (SIMD_BIT | FMA_BIT)
+}
+
+/// Lets the operators use the kernels of `flags` (see `lanes::init`).
+#[cfg_attr(any(not(target_arch = "x86_64"), target_feature = "avx"), allow(dead_code))]
+pub(crate) fn enable_cpu(flags: u32) {
+    DETECT.fetch_or(flags & (SIMD_BIT | FMA_BIT), Ordering::Relaxed);
+}
+
 /// Turns the detection of one kind on or off.
 pub fn set_detected(kind: Instability, on: bool) {
     if on {
@@ -142,19 +166,74 @@ pub fn set_detected(kind: Instability, on: bool) {
 
 /// Turns the detection of every kind on or off (CADNA's `CADNA_ALL` / `CADNA_NO_...`).
 pub fn set_all_detected(on: bool) {
-    DETECT.store(if on { ALL_ON } else { 0 }, Ordering::Relaxed);
+    if on {
+        DETECT.fetch_or(ALL_ON, Ordering::Relaxed);
+    } else {
+        DETECT.fetch_and(!ALL_ON, Ordering::Relaxed);
+    }
 }
 
 /// Sets the cancellation threshold: a `+`/`-` is reported when its result has at least `digits`
 /// fewer exact digits than the less accurate operand. Default 4.
 pub fn set_cancellation_threshold(digits: u32) {
+    let k = 100f64.powi(digits.min(400) as i32);
     CANCEL.store(digits, Ordering::Relaxed);
-    CANCEL_SCALE.store(100f64.powi(digits.min(400) as i32).to_bits(), Ordering::Relaxed);
+    CANCEL_SCALE.store(k.to_bits(), Ordering::Relaxed);
+    CANCEL_ULPS[0].store(cancel_ulps_for(k, 53), Ordering::Relaxed);
+    CANCEL_ULPS[1].store(cancel_ulps_for(k, 24), Ordering::Relaxed);
 }
 
 #[inline(always)]
 pub(crate) fn cancel_scale() -> f64 {
     f64::from_bits(CANCEL_SCALE.load(Ordering::Relaxed))
+}
+
+/// [`cancel_ulps_for`] of the current threshold, for a format of `precision` 53 or 24 bits.
+#[inline(always)]
+pub(crate) fn cancel_ulps(precision: u32) -> u64 {
+    CANCEL_ULPS[usize::from(precision != 53)].load(Ordering::Relaxed)
+}
+
+/// The largest `D` such that a result of a format of `precision` bits (53 or 24) whose samples
+/// are normal numbers, each at most `D` units in the last place from the middle sample, surely
+/// has an accuracy scale (`value::accuracy_scale`, as computed in `f64`) below `floor * k`, the
+/// cancellation check's bound (`floor` the scale of an exact value of the format, `k` the
+/// threshold's scale `100^digits`): such a result cannot have lost `digits` digits, and the check
+/// ends without computing its spread. 0 when no spread passes (`k <= 1`, or a bound above 1).
+///
+/// Why: with `u = 2^(1-p)`, a sample `D` ulps from another differs from it by at most `D u M`
+/// (`M` the largest magnitude), so each deviation from the mean is at most `4/3 D u M` and each
+/// relative deviation `r_i` at most `R = 4/3 D u (1 + 2^-9)` (for `2 D u <= 2^-10`). `spread`
+/// computes each `r_i` within `2^-50` (three roundings of `3 x_i / S`, then an exact
+/// subtraction of 1), and the sum of squares and the product by `C` with relative errors of a
+/// few `2^-53`. So `C v < t` when `3 C (R + 2^-50)^2 (1 + 2^-48) < t`; `D` keeps a 5% margin on
+/// `R + 2^-50` against `sqrt(t / 3C)`.
+pub(crate) fn cancel_ulps_for(k: f64, precision: u32) -> u64 {
+    let floor = if precision == 53 { crate::ops::exact_scale::<f64>() } else { crate::ops::exact_scale::<f32>() };
+    let t = floor * k;
+    if !(k > 1.0 && t <= 1.0) {
+        return 0;
+    }
+    let u = 2f64.powi(1 - precision as i32);
+    let r = (t / (3.0 * crate::value::C)).sqrt() / 1.05 - 2f64.powi(-50);
+    let d = (r / (4.0 / 3.0 * u * (1.0 + 2f64.powi(-9)))).floor();
+    if d.is_nan() || d < 0.0 {
+        0
+    } else {
+        d.min(2f64.powi(-11) / u) as u64
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn default_ulps_follow_the_default_threshold() {
+        assert_eq!(DEFAULT_ULPS, [cancel_ulps_for(1e8, 53), cancel_ulps_for(1e8, 24)]);
+        assert_eq!(cancel_ulps_for(1.0, 53), 0);
+        assert_eq!(cancel_ulps_for(1e40, 24), 0);
+    }
 }
 
 /// The cancellation threshold in digits.
@@ -270,7 +349,7 @@ pub fn report() -> Report {
         }
         per_thread.push(t);
     }
-    Report { counts, per_thread, detected: DETECT.load(Ordering::Relaxed) }
+    Report { counts, per_thread, detected: DETECT.load(Ordering::Relaxed) & ALL_ON }
 }
 
 /// Clears every thread's counts.

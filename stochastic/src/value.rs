@@ -12,7 +12,7 @@ use crate::stochastic::{self, Instability};
 pub const TAU: f64 = 4.302_653;
 /// `tau^2 / 6`: with relative deviations `r_i = x_i / mean - 1`, the digit estimate
 /// `log10(sqrt(3)|m| / (tau s))` equals `-log10(C * sum r_i^2) / 2`.
-const C: f64 = TAU * TAU / 6.0;
+pub(crate) const C: f64 = TAU * TAU / 6.0;
 /// `sum r_i^2 > NOISE` exactly when the estimate is below half a digit.
 const NOISE: f64 = 0.1 / C;
 
@@ -124,8 +124,7 @@ impl<F: Format> Stochastic<F> {
     /// not noise).
     #[inline(always)]
     pub(crate) fn is_exact_finite(&self) -> bool {
-        let [a, b, c] = self.samples_f64();
-        (a.to_bits() == b.to_bits()) & (b.to_bits() == c.to_bits()) & a.is_finite()
+        F::exact_finite(self.s)
     }
 
     /// Whether CADNA would call this a computed zero: a zero mean, or numerical noise.
@@ -394,6 +393,81 @@ mod surely_below_tests {
             }
         }
         assert!(passed > checked / 4, "{passed} of {checked}");
+    }
+}
+
+#[cfg(test)]
+mod within_ulps_tests {
+    use super::*;
+    use crate::stochastic::cancel_ulps_for;
+
+    /// `within_ulps` with the cancellation check's bound must imply that the exact test
+    /// (`accuracy_scale < floor * k`) passes, for binary64 and binary32 samples near the bound
+    /// and for every threshold that leaves a nonzero bound.
+    #[test]
+    fn within_ulps_implies_the_exact_test() {
+        let mut z = 11u64;
+        let mut next = move || {
+            z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
+            let mut x = z;
+            x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+            x = (x ^ (x >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+            x ^ (x >> 31)
+        };
+        let (mut passed, mut checked) = (0, 0);
+        for _ in 0..2_000_000 {
+            let single = next() % 2 == 0;
+            let digits = (next() % 12) as i32;
+            let k = 100f64.powi(digits);
+            let (p, floor) = if single {
+                (24, crate::ops::exact_scale::<f32>())
+            } else {
+                (53, crate::ops::exact_scale::<f64>())
+            };
+            let d = cancel_ulps_for(k, p);
+            if d == 0 {
+                continue;
+            }
+            // The middle sample anywhere in the range (extremes included), the others up to
+            // 1.2 D ulps away in either direction, or exactly D.
+            let x1 = if single {
+                let e = 1 + next() % 254;
+                f64::from(f32::from_bits(((e as u32) << 23) | (next() as u32 & 0x7f_ffff) | ((next() as u32) << 31)))
+            } else {
+                let e = 1 + next() % 2046;
+                f64::from_bits((e << 52) | (next() & 0xf_ffff_ffff_ffff) | ((next() % 2) << 63))
+            };
+            let mut off = || -> i64 {
+                let r = next();
+                let m = if r % 4 == 0 { d as i64 } else { ((r >> 8) % (d * 12 / 10 + 1)) as i64 };
+                if (r >> 3) & 1 == 0 { m } else { -m }
+            };
+            let step = |x: f64, n: i64| -> f64 {
+                if single {
+                    f64::from(f32::from_bits(((x as f32).to_bits() as i64 + n) as u32))
+                } else {
+                    f64::from_bits((x.to_bits() as i64 + n) as u64)
+                }
+            };
+            let s = [step(x1, off()), x1, step(x1, off())];
+            if s.iter().any(|x| !x.is_finite()) {
+                continue;
+            }
+            let close = if single {
+                let [x0, x1, x2] = s.map(|x| u64::from((x as f32).to_bits()));
+                crate::format::within_ulps(x0, x1, x2, d, 23, 0xff, 2, 0xfd)
+            } else {
+                let [x0, x1, x2] = s.map(f64::to_bits);
+                crate::format::within_ulps(x0, x1, x2, d, 52, 0x7ff, 2, 0x7fd)
+            };
+            checked += 1;
+            if close {
+                passed += 1;
+                let exact = accuracy_scale(s, floor);
+                assert!(exact < floor * k, "{s:?}: scale {exact:e} for {digits} digits (D = {d})");
+            }
+        }
+        assert!(passed > checked / 3, "{passed} of {checked}");
     }
 }
 
