@@ -143,6 +143,8 @@ pub struct Prepared {
 #[derive(Debug)]
 struct Worker {
     scratch: Scratch,
+    /// The lock on its target directory, held while it lives.
+    _lock: std::fs::File,
 }
 
 /// What the orchestration shares with its workers.
@@ -176,15 +178,31 @@ impl<'a> Lab<'a> {
         let key = cache_key(inv, settings, &run);
         let (cache, warning) = Cache::load(settings.out.join("cache.json"), key).map_err(TuneError::internal)?;
         let mut workers = Vec::new();
-        for i in 0..settings.jobs {
-            let options = ScratchOptions {
-                target_dir: Some(ws.target_dir.join("fptune").join(format!("worker{i}"))),
-                leak: settings.leak_dirs,
-                skip: vec![ws.target_dir.clone(), settings.out.clone()],
-                ..ScratchOptions::default()
-            };
-            let scratch = Scratch::create(&ws.root, &options).map_err(TuneError::internal)?;
-            workers.push(Mutex::new(Worker { scratch }));
+        let dirs = ws.target_dir.join("fptune");
+        std::fs::create_dir_all(&dirs)
+            .with_context(|| format!("cannot create {}", dirs.display()))
+            .map_err(TuneError::internal)?;
+        // Each worker target directory is locked while in use, so that two fptune runs in one
+        // workspace (two requirements, two terminals) never build into the same directory: the
+        // second takes the next free ones.
+        let mut slot = 0;
+        while workers.len() < settings.jobs {
+            let lock_path = dirs.join(format!("worker{slot}.lock"));
+            let lock = std::fs::File::create(&lock_path)
+                .with_context(|| format!("cannot create {}", lock_path.display()))
+                .map_err(TuneError::internal)?;
+            let free = lock.try_lock().is_ok();
+            if free {
+                let options = ScratchOptions {
+                    target_dir: Some(dirs.join(format!("worker{slot}"))),
+                    leak: settings.leak_dirs,
+                    skip: vec![ws.target_dir.clone(), settings.out.clone()],
+                    ..ScratchOptions::default()
+                };
+                let scratch = Scratch::create(&ws.root, &options).map_err(TuneError::internal)?;
+                workers.push(Mutex::new(Worker { scratch, _lock: lock }));
+            }
+            slot += 1;
         }
         Ok(Lab {
             settings,
