@@ -305,7 +305,8 @@ pub fn run(args: &BatchArgs) -> Result<BatchOutcome> {
         bail!("name the crates to tune: `cargo fptune batch samples/hilbert samples/control --digits 1..=8`");
     }
     let requirements = parse_digits(&args.digits)?;
-    let out = args.out.clone().unwrap_or_else(|| PathBuf::from("fptune.batch"));
+    let out = std::path::absolute(args.out.clone().unwrap_or_else(|| PathBuf::from("fptune.batch")))
+        .context("the output directory is not a usable path")?;
     std::fs::create_dir_all(&out).with_context(|| format!("creating {}", out.display()))?;
     let console = Console::new(args.json);
     let mut tables = Vec::new();

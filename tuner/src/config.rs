@@ -186,11 +186,11 @@ pub fn resolve(cli: &TuneArgs, meta: &Metadata, package_root: &Path) -> Result<S
         (None, Some(a)) => a.clone(),
         (None, None) => Vec::new(),
     };
-    let out = cli
-        .out
-        .clone()
-        .or_else(|| meta.out.clone().map(|o| package_root.join(o)))
-        .unwrap_or_else(|| package_root.join("fptune.out"));
+    // Absolute, because the program runs in the package root, not where fptune was started.
+    let out = match &cli.out {
+        Some(o) => std::path::absolute(o).with_context(|| format!("--out {}: not a usable path", o.display()))?,
+        None => meta.out.clone().map(|o| package_root.join(o)).unwrap_or_else(|| package_root.join("fptune.out")),
+    };
     Ok(Settings {
         digits: Digits { default, per_name },
         ladder,
@@ -277,6 +277,16 @@ mod tests {
         assert_eq!(s.seed, 9);
         assert_eq!(s.ladder, Ladder::ieee());
         assert_eq!(s.out, Path::new("/p/fptune.out"));
+    }
+
+    #[test]
+    fn a_relative_out_is_taken_from_where_fptune_runs_not_the_package() {
+        // The program runs in the package root and writes its checks under `out`: a relative
+        // `--out` must not be resolved there.
+        let cli = TuneArgs { digits: Some(2.0), out: Some("results/d2".into()), ..Default::default() };
+        let s = resolve(&cli, &Metadata::default(), Path::new("/p")).expect("resolves");
+        assert!(s.out.is_absolute(), "{}", s.out.display());
+        assert_eq!(s.out, std::env::current_dir().expect("a cwd").join("results/d2"));
     }
 
     #[test]
