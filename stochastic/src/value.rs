@@ -283,11 +283,11 @@ impl<F: Format> fmt::Display for Stochastic<F> {
     /// precision, if given, caps the digits shown.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if self.is_noise() {
-            return f.pad("@.0");
+            return pad(f, "@.0");
         }
         let m = self.mean();
         if m == 0.0 {
-            return f.pad("0.0");
+            return pad(f, "0.0");
         }
         // CADNA rounds the estimate to the nearest integer (noise is below half a digit) and
         // shows at most the format's whole digits (15 for binary64, 7, 3, 2).
@@ -295,8 +295,29 @@ impl<F: Format> fmt::Display for Stochastic<F> {
         if let Some(p) = f.precision() {
             n = n.min(p + 1);
         }
-        f.pad(&format!("{:.*e}", n - 1, m))
+        pad(f, &format!("{:.*e}", n - 1, m))
     }
+}
+
+/// Writes `text` with the formatter's width, fill and alignment (left by default, as for text).
+/// Not `Formatter::pad`: it reads a precision as a maximum length and would cut the number.
+fn pad(f: &mut fmt::Formatter<'_>, text: &str) -> fmt::Result {
+    let len = text.chars().count();
+    let Some(width) = f.width().filter(|&w| w > len) else { return f.write_str(text) };
+    let (fill, room) = (f.fill(), width - len);
+    let (before, after) = match f.align() {
+        Some(fmt::Alignment::Right) => (room, 0),
+        Some(fmt::Alignment::Center) => (room / 2, room - room / 2),
+        _ => (0, room),
+    };
+    for _ in 0..before {
+        f.write_fmt(format_args!("{fill}"))?;
+    }
+    f.write_str(text)?;
+    for _ in 0..after {
+        f.write_fmt(format_args!("{fill}"))?;
+    }
+    Ok(())
 }
 
 impl<F: Format> fmt::LowerExp for Stochastic<F> {
@@ -477,5 +498,23 @@ impl<F: Format> std::str::FromStr for Stochastic<F> {
     /// Parses a decimal number, rounded to nearest into the format (an exact input value).
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         Ok(Self::from_f64(s.parse::<f64>()?))
+    }
+}
+
+#[cfg(test)]
+mod display_tests {
+    use crate::Sf64;
+
+    #[test]
+    fn a_precision_caps_the_digits_and_width_pads_without_cutting_the_number() {
+        let third = Sf64::from(100.0) / Sf64::from(3.0);
+        assert_eq!(format!("{:.5}", third), "3.33333e1");
+        assert_eq!(format!("{:.2e}", third), "3.33e1");
+        assert_eq!(format!("{:>10.2}", third), "    3.33e1");
+        assert_eq!(format!("{:*^10.2}", third), "**3.33e1**");
+        assert_eq!(format!("{:<8}|", Sf64::from(0.0)), "0.0     |");
+        let big = Sf64::from(1e17);
+        let noise = (big + third) - big - third;
+        assert_eq!(format!("{:.1}", noise), "@.0");
     }
 }
