@@ -374,6 +374,19 @@ macro_rules! widen {
 }
 widen!(f32 => f64, half::f16 => f64, half::bf16 => f64, half::f16 => f32, half::bf16 => f32);
 
+/// SplitMix64 from `seed`: the random cases of the tests below.
+#[cfg(test)]
+fn splitmix(seed: u64) -> impl FnMut() -> u64 {
+    let mut z = seed;
+    move || {
+        z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut x = z;
+        x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        x = (x ^ (x >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        x ^ (x >> 31)
+    }
+}
+
 #[cfg(test)]
 mod surely_below_tests {
     use super::*;
@@ -382,14 +395,7 @@ mod surely_below_tests {
     /// the threshold too, for every threshold the operators use.
     #[test]
     fn surely_below_implies_the_exact_test() {
-        let mut z = 7u64;
-        let mut next = move || {
-            z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
-            let mut x = z;
-            x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-            x = (x ^ (x >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-            x ^ (x >> 31)
-        };
+        let mut next = splitmix(7);
         let unit = |r: u64| (r >> 11) as f64 / (1u64 << 53) as f64;
         let (mut passed, mut checked) = (0, 0);
         for _ in 0..2_000_000 {
@@ -427,14 +433,7 @@ mod within_ulps_tests {
     /// and for every threshold that leaves a nonzero bound.
     #[test]
     fn within_ulps_implies_the_exact_test() {
-        let mut z = 11u64;
-        let mut next = move || {
-            z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
-            let mut x = z;
-            x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-            x = (x ^ (x >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-            x ^ (x >> 31)
-        };
+        let mut next = splitmix(11);
         let (mut passed, mut checked) = (0, 0);
         for _ in 0..2_000_000 {
             let single = next() % 2 == 0;
