@@ -79,7 +79,7 @@ pub fn parse_digits(spec: &str) -> Result<Vec<f64>> {
 }
 
 /// One requirement of one crate.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Row {
     /// Required digits.
     pub digits: f64,
@@ -308,7 +308,7 @@ pub fn run(args: &BatchArgs) -> Result<BatchOutcome> {
     let out = std::path::absolute(args.out.clone().unwrap_or_else(|| PathBuf::from("fptune.batch")))
         .context("the output directory is not a usable path")?;
     std::fs::create_dir_all(&out).with_context(|| format!("creating {}", out.display()))?;
-    let console = Console::new(args.json);
+    let console = Console::new(args.run.json);
     let mut tables = Vec::new();
     let mut code = exit::SUCCESS;
     for (i, path) in args.crates.iter().enumerate() {
@@ -360,13 +360,8 @@ fn tune_crate(
         let tune_args = TuneArgs {
             package,
             digits: Some(requirements[0]),
-            target: args.target.clone(),
-            jobs: args.jobs,
-            timeout: args.timeout,
-            seed: args.seed,
             out: Some(out.join(&ws.name)),
-            json: args.json,
-            leak_dirs: args.leak_dirs,
+            run: args.run.clone(),
             ..TuneArgs::default()
         };
         let settings = config::resolve(&tune_args, &ws.metadata, &ws.root)?;
@@ -414,23 +409,7 @@ fn tune_crate(
     for (k, &digits) in requirements.iter().enumerate() {
         console.stage(&format!("{label}: `{}`, {digits} digits ({} of {})", ws.name, k + 1, requirements.len()));
         let req = Requirement::new(digits);
-        let mut row = Row {
-            digits,
-            status: String::new(),
-            census: None,
-            formats: Vec::new(),
-            executions: 0,
-            executions_failed: 0,
-            from_cache: 0,
-            compilations: 0,
-            compilations_failed: 0,
-            seconds: None,
-            rejected: 0,
-            dsa_recheck_valid: None,
-            native_valid: None,
-            speedup: None,
-            report: None,
-        };
+        let mut row = Row { digits, ..Row::default() };
         match lab::tune_for(&lab, &prepared, &req) {
             Ok(tuned) => {
                 let dir = format!("digits-{digits}");
@@ -492,12 +471,9 @@ fn tune_crate(
 
 /// The exit code and message of a failed tuning.
 fn exit_code(e: TuneError) -> (i32, String) {
-    match e {
-        TuneError::Usage(e) => (exit::USAGE, format!("{e:#}")),
-        TuneError::Requirement(e) => (exit::REQUIREMENT, format!("{e:#}")),
-        TuneError::Original(e) => (exit::ORIGINAL, format!("{e:#}")),
-        TuneError::Interrupted => (exit::INTERRUPTED, "interrupted".to_string()),
-        TuneError::Internal(e) => (exit::INTERNAL, format!("{e:#}")),
+    match e.into_exit() {
+        (code, Some(e)) => (code, format!("{e:#}")),
+        (code, None) => (code, "interrupted".to_string()),
     }
 }
 

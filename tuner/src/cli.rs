@@ -93,23 +93,32 @@ pub struct TuneArgs {
     /// Arguments for the program (one string, split like a shell would).
     #[arg(long, value_name = "ARGS", allow_hyphen_values = true)]
     pub args: Option<String>,
+    /// Output directory (default: `fptune.out` next to Cargo.toml).
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
+    /// How candidates are run, and the output.
+    #[command(flatten)]
+    pub run: RunArgs,
+}
+
+/// How candidates are built and run, and how results are shown: the options `cargo fptune` and
+/// `cargo fptune batch` share.
+#[derive(Debug, Args, Clone, Default)]
+pub struct RunArgs {
     /// Precision ladder: `ieee` (f64, f32, f16), `bf16` (f64, f32, bf16), or a target file.
     #[arg(long, value_name = "NAME|FILE")]
     pub target: Option<String>,
     /// Candidates built and run in parallel (default: the number of cores).
     #[arg(short = 'j', long, value_name = "N")]
     pub jobs: Option<usize>,
-    /// Seconds a candidate may run before it is killed (default: 10 x the original's run time,
-    /// at least 20 s).
+    /// Seconds a candidate may run before it is killed (default: 10 x the DSA reference's run
+    /// time, at least 20 s).
     #[arg(long, value_name = "SECS")]
     pub timeout: Option<f64>,
     /// Random seed of the stochastic arithmetic (default: 1), for repeatable runs.
     #[arg(long, value_name = "N")]
     pub seed: Option<u64>,
-    /// Output directory (default: `fptune.out` next to Cargo.toml).
-    #[arg(long, value_name = "DIR")]
-    pub out: Option<PathBuf>,
-    /// Print the report as JSON on stdout (no progress bars).
+    /// Print the results as JSON on stdout (no progress bars).
     #[arg(long)]
     pub json: bool,
     /// Keep the scratch directories (for debugging).
@@ -148,28 +157,12 @@ pub struct BatchArgs {
     /// Requirements: numbers and ranges, `1..=12`, `1..8` (8 excluded), `2,4,6`, `1..=4,8`.
     #[arg(long, value_name = "LIST", default_value = "1..=12")]
     pub digits: String,
-    /// Precision ladder: `ieee` (f64, f32, f16), `bf16` (f64, f32, bf16), or a target file.
-    #[arg(long, value_name = "NAME|FILE")]
-    pub target: Option<String>,
-    /// Candidates built and run in parallel (default: the number of cores).
-    #[arg(short = 'j', long, value_name = "N")]
-    pub jobs: Option<usize>,
-    /// Seconds a candidate may run before it is killed (default: 10 x the reference's run time,
-    /// at least 20 s).
-    #[arg(long, value_name = "SECS")]
-    pub timeout: Option<f64>,
-    /// Random seed of the stochastic arithmetic (default: 1).
-    #[arg(long, value_name = "N")]
-    pub seed: Option<u64>,
     /// Output directory (default: `fptune.batch` in the current directory).
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
-    /// Print the tables as JSON on stdout (no progress).
-    #[arg(long)]
-    pub json: bool,
-    /// Keep the scratch directories (for debugging).
-    #[arg(long)]
-    pub leak_dirs: bool,
+    /// How candidates are run, and the output.
+    #[command(flatten)]
+    pub run: RunArgs,
 }
 
 impl Cli {
@@ -217,8 +210,8 @@ mod tests {
         assert_eq!(cli.tune.digits_for, vec!["energy=4"]);
         assert_eq!(cli.tune.package.bin.as_deref(), Some("sim"));
         assert_eq!(cli.tune.args.as_deref(), Some("-n 3"));
-        assert_eq!(cli.tune.jobs, Some(2));
-        assert!(cli.tune.json);
+        assert_eq!(cli.tune.run.jobs, Some(2));
+        assert!(cli.tune.run.json);
     }
 
     #[test]
@@ -232,7 +225,7 @@ mod tests {
         let cli = parse(&["cargo-fptune", "batch", "samples/a", "samples/b", "--digits", "1..=8", "-j", "1"]);
         let Some(Command::Batch(b)) = cli.command else { panic!("not batch") };
         assert_eq!(b.crates, vec![PathBuf::from("samples/a"), PathBuf::from("samples/b")]);
-        assert_eq!((b.digits.as_str(), b.jobs), ("1..=8", Some(1)));
+        assert_eq!((b.digits.as_str(), b.run.jobs), ("1..=8", Some(1)));
         let Some(Command::Batch(b)) = parse(&["cargo-fptune", "batch", "x"]).command else { panic!("not batch") };
         assert_eq!(b.digits, "1..=12");
     }

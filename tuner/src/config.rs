@@ -166,16 +166,17 @@ pub fn resolve(cli: &TuneArgs, meta: &Metadata, package_root: &Path) -> Result<S
         let (name, d) = parse_digits_for(spec)?;
         per_name.insert(name, d);
     }
-    let target = cli.target.clone().or_else(|| meta.target.clone()).unwrap_or_else(|| "ieee".into());
+    let target = cli.run.target.clone().or_else(|| meta.target.clone()).unwrap_or_else(|| "ieee".into());
     let ladder = ladder(&target, package_root)?;
     let jobs = cli
+        .run
         .jobs
         .or(meta.jobs)
         .unwrap_or_else(|| std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1));
     if jobs == 0 {
         bail!("--jobs 0: give at least one job");
     }
-    let timeout = cli.timeout.or(meta.timeout);
+    let timeout = cli.run.timeout.or(meta.timeout);
     if let Some(t) = timeout {
         if t.is_nan() || t <= 0.0 {
             bail!("--timeout {t}: give a positive number of seconds");
@@ -196,13 +197,13 @@ pub fn resolve(cli: &TuneArgs, meta: &Metadata, package_root: &Path) -> Result<S
         ladder,
         jobs,
         timeout: timeout.map(Duration::from_secs_f64),
-        seed: cli.seed.or(meta.seed).unwrap_or(1),
+        seed: cli.run.seed.or(meta.seed).unwrap_or(1),
         out,
         args,
         bin: cli.package.bin.clone().or_else(|| meta.bin.clone()),
         example: cli.package.example.clone().or_else(|| meta.example.clone()),
-        json: cli.json,
-        leak_dirs: cli.leak_dirs,
+        json: cli.run.json,
+        leak_dirs: cli.run.leak_dirs,
     })
 }
 

@@ -48,6 +48,19 @@ impl TuneError {
             TuneError::Internal(e)
         }
     }
+
+    /// The exit code it ends the program with ([`crate::cli::exit`]), and the error, if any
+    /// (Ctrl-C has none to print).
+    pub fn into_exit(self) -> (i32, Option<anyhow::Error>) {
+        use crate::cli::exit;
+        match self {
+            TuneError::Usage(e) => (exit::USAGE, Some(e)),
+            TuneError::Requirement(e) => (exit::REQUIREMENT, Some(e)),
+            TuneError::Original(e) => (exit::ORIGINAL, Some(e)),
+            TuneError::Interrupted => (exit::INTERRUPTED, None),
+            TuneError::Internal(e) => (exit::INTERNAL, Some(e)),
+        }
+    }
 }
 
 /// Counts kept as PROMISE prints them.
@@ -682,11 +695,9 @@ fn final_check(
         Some(reason) => return Err(anyhow!("the original, rebuilt natively: {reason}")),
     };
     let tuned = run(config, None)?;
+    worker.scratch.restore_all()?;
     drop(worker);
     lab.save_cache()?;
-    if let Some(w) = lab.workers.first() {
-        w.lock().map_err(|_| anyhow!("a worker's lock is poisoned"))?.scratch.restore_all()?;
-    }
     let (reason, tightest, tuned_seconds) = match &tuned.result {
         RunResult::Finished { records, .. } => (
             validate::validate(reference, records, req, 0),

@@ -5,7 +5,7 @@ use cargo_fptune::cli::{exit, Cli, Command, TuneArgs};
 use cargo_fptune::config;
 use cargo_fptune::console::Console;
 use cargo_fptune::knobs;
-use cargo_fptune::lab::{self, TuneError};
+use cargo_fptune::lab;
 use cargo_fptune::process;
 use cargo_fptune::report;
 use cargo_fptune::scratch;
@@ -78,7 +78,7 @@ fn batch(args: &cargo_fptune::cli::BatchArgs) -> i32 {
     scratch::remove_all_live();
     match result {
         Ok(outcome) => {
-            if args.json {
+            if args.run.json {
                 match serde_json::to_string_pretty(&outcome.tables) {
                     Ok(j) => println!("{j}"),
                     Err(e) => return fail(exit::INTERNAL, &e.into()),
@@ -139,13 +139,12 @@ fn tune(args: &TuneArgs) -> i32 {
             }
             Err(e) => fail(exit::INTERNAL, &e),
         },
-        Err(TuneError::Usage(e)) => fail(exit::USAGE, &e),
-        Err(TuneError::Requirement(e)) => fail(exit::REQUIREMENT, &e),
-        Err(TuneError::Original(e)) => fail(exit::ORIGINAL, &e),
-        Err(TuneError::Interrupted) => {
-            eprintln!("interrupted: scratch directories removed");
-            exit::INTERRUPTED
-        }
-        Err(TuneError::Internal(e)) => fail(exit::INTERNAL, &e),
+        Err(e) => match e.into_exit() {
+            (code, Some(e)) => fail(code, &e),
+            (code, None) => {
+                eprintln!("interrupted: scratch directories removed");
+                code
+            }
+        },
     }
 }
