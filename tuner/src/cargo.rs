@@ -78,6 +78,8 @@ pub struct BuildOptions {
     pub ansi: bool,
     /// Environment variables for cargo.
     pub env: Vec<(String, String)>,
+    /// `--config KEY=VALUE` settings, e.g. a profile override for one package.
+    pub config: Vec<String>,
     /// Where cargo runs. cargo reads `.cargo/config.toml` from this directory and its ancestors,
     /// so the orchestration should pass the *user's* package root
     /// ([`crate::scratch::Scratch::source_root`]): the scratch copy, in a temporary directory,
@@ -106,6 +108,7 @@ impl BuildOptions {
             quiet: false,
             ansi: false,
             env: Vec::new(),
+            config: Vec::new(),
             cwd: None,
             timeout: Duration::from_secs(30 * 60),
         }
@@ -171,7 +174,17 @@ pub fn cargo_argv(opts: &BuildOptions) -> Vec<String> {
     if opts.quiet {
         argv.push("--quiet".into());
     }
+    for setting in &opts.config {
+        argv.extend(["--config".into(), setting.clone()]);
+    }
     argv
+}
+
+/// `--config` settings that build `package`'s own code unoptimised and without debug information
+/// under `profile` (its dependencies keep their settings, so their builds are reused): about
+/// three times faster to compile than an optimised build.
+pub fn unoptimised(profile: &str, package: &str) -> Vec<String> {
+    ["opt-level=0", "debug=0"].iter().map(|s| format!("profile.{profile}.package.\"{package}\".{s}")).collect()
 }
 
 /// Where a diagnostic points.
@@ -498,6 +511,25 @@ mod tests {
                 "--target-dir",
                 "/s/target",
                 "--quiet",
+            ]
+        );
+    }
+
+    #[test]
+    fn an_unoptimised_build_overrides_only_the_package_and_comes_last() {
+        let opts = BuildOptions {
+            profile: Profile::Release,
+            config: unoptimised("release", "my-app"),
+            ..BuildOptions::new("/s/app/Cargo.toml")
+        };
+        let argv = cargo_argv(&opts);
+        assert_eq!(
+            argv[argv.len() - 4..],
+            [
+                "--config",
+                "profile.release.package.\"my-app\".opt-level=0",
+                "--config",
+                "profile.release.package.\"my-app\".debug=0",
             ]
         );
     }

@@ -124,6 +124,29 @@ pub struct RunArgs {
     /// Keep the scratch directories (for debugging).
     #[arg(long)]
     pub leak_dirs: bool,
+    /// Build DSA candidates with the crate's own code unoptimised, which compiles about three
+    /// times faster: `auto` does when the DSA reference runs in under a fortieth of its build
+    /// time and gives the same results so built.
+    #[arg(long, value_enum, value_name = "WHEN", default_value_t = When::Auto)]
+    pub quick_builds: When,
+    /// Build and run each candidate natively first, and under DSA only when its native results
+    /// meet the requirement: `auto` does when a DSA run takes more than twice a build and a
+    /// native run.
+    #[arg(long, value_enum, value_name = "WHEN", default_value_t = When::Auto)]
+    pub native_first: When,
+}
+
+/// When a cost-saving strategy is used.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, clap::ValueEnum, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum When {
+    /// When fptune's measurements say it saves time.
+    #[default]
+    Auto,
+    /// Always.
+    Always,
+    /// Never.
+    Never,
 }
 
 /// `cargo fptune list`.

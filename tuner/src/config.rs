@@ -7,7 +7,7 @@ use std::time::Duration;
 use anyhow::{bail, Context, Result};
 use serde::Deserialize;
 
-use crate::cli::{parse_digits_for, TuneArgs};
+use crate::cli::{parse_digits_for, TuneArgs, When};
 use crate::model::{FloatFormat, Ladder};
 
 /// `[package.metadata.fptune]` in the user's Cargo.toml.
@@ -91,6 +91,10 @@ pub struct Settings {
     pub json: bool,
     /// Keep scratch dirs.
     pub leak_dirs: bool,
+    /// Whether DSA candidates are built with the crate's code unoptimised.
+    pub quick_builds: When,
+    /// Whether candidates run natively before they run under DSA.
+    pub native_first: When,
 }
 
 /// A built-in target by name.
@@ -204,6 +208,8 @@ pub fn resolve(cli: &TuneArgs, meta: &Metadata, package_root: &Path) -> Result<S
         example: cli.package.example.clone().or_else(|| meta.example.clone()),
         json: cli.run.json,
         leak_dirs: cli.run.leak_dirs,
+        quick_builds: cli.run.quick_builds,
+        native_first: cli.run.native_first,
     })
 }
 

@@ -12,6 +12,7 @@ use sha2::{Digest, Sha256};
 
 use crate::cache::Cache;
 use crate::cargo::{self, BuildOptions, BuildResult, Target};
+use crate::cli::When;
 use crate::config::Settings;
 use crate::console::Console;
 use crate::convert;
@@ -87,6 +88,16 @@ pub struct Counts {
     /// Configurations the search found that failed their re-check, so it searched again.
     #[serde(default)]
     pub rejected: usize,
+    /// Candidates whose native run failed the requirement, so they were not run under DSA
+    /// (with `native_first`).
+    #[serde(default)]
+    pub native_rejected: usize,
+    /// Whether DSA candidates were built with the crate's own code unoptimised.
+    #[serde(default)]
+    pub quick_builds: bool,
+    /// Whether candidates were built and run natively before their DSA run.
+    #[serde(default)]
+    pub native_first: bool,
 }
 
 /// The final configuration re-verified: an independent DSA run (another seed), then rebuilt
@@ -150,6 +161,10 @@ pub struct Prepared {
     pub warnings: Vec<String>,
     /// Builds and time spent preparing.
     pub counts: Counts,
+    /// Whether DSA candidates are built unoptimised.
+    pub quick_builds: bool,
+    /// Whether candidates run natively first.
+    pub native_first: bool,
 }
 
 /// One parallel worker: a scratch copy with its own warm target directory.
@@ -175,6 +190,10 @@ pub struct Lab<'a> {
     console: &'a Console,
     cache: Mutex<Cache>,
     warnings: Vec<String>,
+    /// DSA builds with the crate's own code unoptimised ([`cargo::unoptimised`]).
+    quick: bool,
+    /// Candidates are built and run natively before their DSA run.
+    native_first: bool,
 }
 
 impl<'a> Lab<'a> {
@@ -230,6 +249,8 @@ impl<'a> Lab<'a> {
             console,
             cache: Mutex::new(cache),
             warnings: warning.into_iter().collect(),
+            quick: false,
+            native_first: false,
         })
     }
 
@@ -243,6 +264,9 @@ impl<'a> Lab<'a> {
             RunTarget::Example(e) => Target::Example(e.clone()),
         };
         opts.profile = cargo::Profile::Release;
+        if stochastic && self.quick {
+            opts.config = cargo::unoptimised("release", &self.ws.name);
+        }
         opts.stochastic = stochastic;
         opts.target_dir = Some(scratch.target_dir().to_path_buf());
         opts
@@ -402,18 +426,51 @@ impl LabOracle<'_, '_> {
             .or_else(|| self.rejected.get(&run.configuration).cloned());
         run.outcome(verdict, cached)
     }
+
+    /// The outcome of a native run that fails the requirement (run first, with
+    /// `native_first`), if it does: the configuration needs no DSA run.
+    fn judge_native(&self, native: &CandidateRun, cached: bool) -> Option<Outcome> {
+        let reason = validate::verdict(self.reference, native, self.req)?;
+        Some(native.outcome(Some(Reason::NativeFailed { detail: reason.to_string() }), cached))
+    }
+
+    /// Tests one configuration on `worker`: natively first when that is the strategy, then
+    /// under DSA with the search's seed. The outcome's times add both.
+    fn test_one(&self, worker: &Worker, config: &Configuration) -> Result<Outcome> {
+        let lab = self.lab;
+        let mut native_cost = (0.0, 0.0);
+        if lab.native_first {
+            let (native, cached) = lab.run_config(worker, config, None)?;
+            if let Some(outcome) = self.judge_native(&native, cached) {
+                return Ok(outcome);
+            }
+            if !cached {
+                native_cost = (native.build_seconds, native.run_seconds);
+            }
+        }
+        let (run, cached) = lab.run_config(worker, config, Some(lab.settings.seed))?;
+        let mut outcome = self.judge(&run, cached);
+        outcome.build_seconds += native_cost.0;
+        outcome.run_seconds += native_cost.1;
+        outcome.cached &= native_cost == (0.0, 0.0);
+        Ok(outcome)
+    }
 }
 
 impl Oracle for LabOracle<'_, '_> {
     fn recall(&mut self, config: &Configuration) -> Option<Outcome> {
-        let run = self.lab.recall_run(config, Some(self.lab.settings.seed))?;
-        Some(self.judge(&run, true))
+        if let Some(run) = self.lab.recall_run(config, Some(self.lab.settings.seed)) {
+            return Some(self.judge(&run, true));
+        }
+        // Natively failed under this requirement: no DSA run needed (another requirement may
+        // have needed only the native run).
+        let native = self.lab.recall_run(config, None).filter(|_| self.lab.native_first)?;
+        self.judge_native(&native, true)
     }
 
     fn test(&mut self, batch: &[Configuration]) -> Result<Vec<Outcome>> {
         let lab = self.lab;
         let this = &*self;
-        let seed = Some(lab.settings.seed);
         let mut results: Vec<Option<Result<Outcome>>> = (0..batch.len()).map(|_| None).collect();
         for (chunk_start, chunk) in batch.chunks(lab.workers.len()).enumerate().map(|(i, c)| (i * lab.workers.len(), c)) {
             let outcomes: Vec<Result<Outcome>> = std::thread::scope(|s| {
@@ -424,8 +481,7 @@ impl Oracle for LabOracle<'_, '_> {
                         s.spawn(move || {
                             let worker = worker.lock().map_err(|_| anyhow!("a worker panicked"))?;
                             lab.console.candidate(config);
-                            let (run, cached) = lab.run_config(&worker, config, seed)?;
-                            Ok(this.judge(&run, cached))
+                            this.test_one(&worker, config)
                         })
                     })
                     .collect();
@@ -525,6 +581,7 @@ pub fn prepare(lab: &mut Lab<'_>) -> Result<Prepared, TuneError> {
             log.display()
         )));
     }
+    let original_run_seconds = ran.elapsed.as_secs_f64();
     let original_records = validate::read_records(&out).map_err(TuneError::internal)?;
     if original_records.is_empty() {
         return Err(TuneError::Usage(anyhow!(
@@ -578,10 +635,59 @@ pub fn prepare(lab: &mut Lab<'_>) -> Result<Prepared, TuneError> {
             return Err(TuneError::Original(anyhow!("the original program under DSA failed: {failure}\n(full log: {log})")));
         }
     };
+
+    // 4. How candidates are built and run, from what the reference cost.
+    let mut dsa_run_seconds = reference.run_seconds;
+    lab.quick = match lab.settings.quick_builds {
+        When::Never => false,
+        When::Always => true,
+        // Runs negligible against builds: an unoptimised build, three times faster to compile
+        // and up to twenty times slower to run, costs less.
+        When::Auto => 40.0 * reference.run_seconds < reference.build_seconds,
+    };
+    if lab.quick {
+        // The same program, so the same roundings: the records must be identical. Checked
+        // once, on the reference.
+        let worker0 = lock(lab, 0)?;
+        let quick = lab.build_and_run(&worker0, &start, Some(lab.settings.seed)).map_err(TuneError::internal)?;
+        drop(worker0);
+        counts.other_builds += 1;
+        if quick.result == reference.result {
+            dsa_run_seconds = quick.run_seconds;
+        } else {
+            lab.quick = false;
+            warnings.push(format!(
+                "the reference built unoptimised ({}) did not give the optimised build's results: candidates are built optimised",
+                quick.failure().map_or_else(|| "other checked values".to_string(), |r| r.to_string())
+            ));
+        }
+    }
+    lab.native_first = match lab.settings.native_first {
+        When::Never => false,
+        When::Always => true,
+        // A DSA run costs more than twice a build and a native run (the DSA build's time
+        // stands for the native build's): rejecting natively first saves whenever a fair share
+        // of candidates fail.
+        When::Auto => dsa_run_seconds > 2.0 * (reference.build_seconds + original_run_seconds),
+    };
+    if lab.quick {
+        console.stage(&format!(
+            "candidates are built unoptimised: the reference runs in {:.3} s, builds in {:.1} s",
+            reference.run_seconds, reference.build_seconds
+        ));
+    }
+    if lab.native_first {
+        console.stage(&format!(
+            "candidates run natively first: a DSA run takes {:.1} s, a native one {:.2} s",
+            dsa_run_seconds, original_run_seconds
+        ));
+    }
     if lab.settings.timeout.is_none() {
         // A candidate may be slower than the reference (more iterations), not ten times.
-        lab.timeout = Duration::from_secs_f64((10.0 * reference.run_seconds).max(20.0));
+        lab.timeout = Duration::from_secs_f64((10.0 * dsa_run_seconds).max(20.0));
     }
+    counts.quick_builds = lab.quick;
+    counts.native_first = lab.native_first;
     counts.total_seconds = started.elapsed().as_secs_f64();
     Ok(Prepared {
         units,
@@ -591,6 +697,8 @@ pub fn prepare(lab: &mut Lab<'_>) -> Result<Prepared, TuneError> {
         probe_rounds: probing.rounds(),
         warnings,
         counts,
+        quick_builds: lab.quick,
+        native_first: lab.native_first,
     })
 }
 
@@ -630,6 +738,8 @@ pub fn tune_for(lab: &Lab<'_>, prepared: &Prepared, req: &Requirement) -> Result
         }
     };
     counts.rejected = rejected.len();
+    counts.quick_builds = prepared.quick_builds;
+    counts.native_first = prepared.native_first;
     counts.total_seconds = started.elapsed().as_secs_f64();
     Ok(Tuned {
         units: prepared.units.clone(),
@@ -655,6 +765,7 @@ fn count_tested(tested: &[Outcome], counts: &mut Counts) {
             counts.cached += 1;
             continue;
         }
+        counts.native_rejected += usize::from(matches!(o.invalid, Some(Reason::NativeFailed { .. })));
         let build_failed = matches!(o.invalid, Some(Reason::BuildFailed { .. }));
         if o.build_seconds > 0.0 {
             counts.compilations += 1;

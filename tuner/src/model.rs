@@ -257,6 +257,12 @@ pub enum Reason {
         /// What the re-check found.
         detail: String,
     },
+    /// Its native build, run first because runs under DSA cost much more (`--native-first`),
+    /// does not meet the requirement; it was not run under DSA.
+    NativeFailed {
+        /// What the native run found.
+        detail: String,
+    },
 }
 
 impl fmt::Display for Reason {
@@ -298,6 +304,7 @@ impl fmt::Display for Reason {
             }
             Reason::Overflow { count } => write!(f, "{count} overflow(s) in a 16-bit format"),
             Reason::RecheckFailed { detail } => write!(f, "valid under the search's seed, not when re-checked: {detail}"),
+            Reason::NativeFailed { detail } => write!(f, "natively: {detail}"),
         }
     }
 }

@@ -220,6 +220,16 @@ pub fn summary(report: &Report) -> String {
         "compilations: {} (failed: {}), {:.1} s; executions: {} (failed: {}), {:.1} s; from cache: {}; total {:.1} s",
         c.compilations, c.compilations_failed, c.compile_seconds, c.executions, c.executions_failed, c.run_seconds, c.cached, c.total_seconds
     );
+    if c.quick_builds {
+        let _ = writeln!(s, "DSA candidates were built unoptimised (their runs cost little against their builds)");
+    }
+    if c.native_first {
+        let _ = writeln!(
+            s,
+            "candidates ran natively first: {} failed there and were not run under DSA",
+            c.native_rejected
+        );
+    }
     if c.rejected > 0 {
         let _ = writeln!(
             s,
