@@ -418,10 +418,32 @@ fn judge(r: &Record, c: &Record, required: f64) -> Option<Reason> {
             required,
         });
     }
-    if !has_digits(c.digits, required) {
-        return Some(Reason::TooFewDigits { value: c.label(), digits: c.digits, required });
+    let digits = dsa_digits(c, r);
+    if !has_digits(digits, required) {
+        return Some(Reason::TooFewDigits { value: c.label(), digits, required });
     }
     None
+}
+
+/// A candidate's DSA estimate of its exact digits, capped when its three samples coincide
+/// because the value passed through a narrower format than the one it is checked in. Equal
+/// samples read as the checked format's maximum (15.95 digits for binary64, as in CADNA), but
+/// three equal samples that are binary32 (binary16, bfloat16) numbers, where the reference's
+/// value is not one, were rounded to that format on their way: they have at most its digits.
+pub fn dsa_digits(candidate: &Record, reference: &Record) -> f64 {
+    let Some((&x, rest)) = candidate.samples.split_first() else { return candidate.digits };
+    if !candidate.stochastic || rest.iter().any(|&y| y.to_bits() != x.to_bits()) || x == 0.0 || !x.is_finite() {
+        return candidate.digits;
+    }
+    let r = reference.mean();
+    let fits_f32 = |v: f64| f64::from(v as f32) == v;
+    let fits_f16 = |v: f64| half::f16::from_f64(v).to_f64() == v;
+    let fits_bf16 = |v: f64| half::bf16::from_f64(v).to_f64() == v;
+    let narrow: [(&dyn Fn(f64) -> bool, f64); 3] = [(&fits_f32, 7.22), (&fits_f16, 3.31), (&fits_bf16, 2.41)];
+    narrow
+        .iter()
+        .filter(|(fits, _)| fits(x) && !fits(r))
+        .fold(candidate.digits, |digits, &(_, max)| digits.min(max))
 }
 
 /// The value of a candidate closest to failing, for the report's evidence.
@@ -476,7 +498,7 @@ pub fn worst(reference: &Reference, candidate: &[Record], req: &Requirement) -> 
             let (got, reference) = (c.mean(), r.mean());
             let digits_in_common =
                 if is_finite(c) { digits_in_common(got, reference) } else { f64::NEG_INFINITY };
-            let dsa_digits = if c.digits.is_nan() { f64::NEG_INFINITY } else { c.digits };
+            let dsa_digits = if c.digits.is_nan() { f64::NEG_INFINITY } else { dsa_digits(c, r) };
             Worst { value: c.label(), got, reference, digits_in_common, dsa_digits, required: req.required(&r.name) }
         })
         .fold(None, |worst: Option<Worst>, w| match worst {
@@ -506,6 +528,29 @@ mod tests {
 
     fn reference_of(records: Vec<Record>) -> Reference {
         Reference { records }
+    }
+
+    #[test]
+    fn equal_samples_of_a_narrower_format_have_that_formats_digits_at_most() {
+        let zeta = 10.362_595_087_124_f64;
+        let req = Requirement::new(8.0);
+        let reference = reference_of(vec![one("zeta", zeta, 15.95)]);
+        // zeta stored in binary32 on its way: three equal samples, read as 15.95 digits, that
+        // agree with the reference to more digits than binary32 has, by luck, must not pass.
+        let narrowed = f64::from(zeta as f32);
+        let lucky = one("zeta", narrowed, 15.95);
+        assert_eq!(dsa_digits(&lucky, &reference.records[0]), 7.22);
+        let agreement = digits_in_common(narrowed, zeta);
+        assert!(agreement > 7.3, "{agreement}");
+        assert!(matches!(judge(&reference.records[0], &lucky, 7.3), Some(Reason::TooFewDigits { digits, .. }) if digits == 7.22));
+        assert_eq!(dsa_digits(&one("zeta", f64::from(half::f16::from_f64(zeta)), 15.95), &reference.records[0]), 3.31);
+        // An exact value the reference has too (a binary16 number there as well) keeps its digits;
+        // so do samples that differ, and binary64 samples.
+        let exact = reference_of(vec![one("half", 0.5, 15.95)]);
+        assert_eq!(dsa_digits(&one("half", 0.5, 15.95), &exact.records[0]), 15.95);
+        assert_eq!(dsa_digits(&rec("zeta", 0, &[narrowed, narrowed, zeta], 6.0), &reference.records[0]), 6.0);
+        assert_eq!(dsa_digits(&one("zeta", zeta, 15.95), &reference.records[0]), 15.95);
+        assert!(validate(&reference, &[one("zeta", zeta, 15.95)], &req, 0).is_none());
     }
 
     #[test]

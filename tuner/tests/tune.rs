@@ -96,6 +96,8 @@ fn tuning_finds_each_knobs_lowest_format_and_apply_writes_it() {
     let offset = &r["knobs"][3];
     assert!(offset["evidence"].as_str().is_some_and(|e| !e.is_empty()), "{offset}");
     assert_eq!(r["counts"]["compilations_failed"], 0);
+    // Its runs take milliseconds against builds of a second: candidates are built unoptimised.
+    assert_eq!(r["counts"]["quick_builds"], true, "{}", r["counts"]);
     assert_eq!(r["final_check"]["meets_requirement"], true);
     assert_eq!(r["final_check"]["dsa_recheck_valid"], true, "{}", r["final_check"]);
     // 1-minimal: every knob above the bottom of the ladder has the failed lowering as evidence.
@@ -141,6 +143,32 @@ fn tuning_finds_each_knobs_lowest_format_and_apply_writes_it() {
         .expect("apply runs");
     assert!(!twice.status.success());
     assert!(String::from_utf8_lossy(&twice.stderr).contains("changed since tuning"));
+}
+
+#[test]
+fn candidates_run_natively_first_find_the_same_configuration_and_skip_dsa_runs_that_fail() {
+    let (_dir, krate) = fixture("tune_sum");
+    let run = fptune(&krate, &["--digits", "2", "-j", "1", "--native-first", "always", "--quick-builds", "never"]);
+    assert_eq!(run.code, 0, "stdout:\n{}\nstderr:\n{}", run.stdout, run.stderr);
+    let r = report(&krate);
+    assert_eq!(
+        found(&r),
+        vec![
+            ("half".into(), "f16".into()),
+            ("third".into(), "f16".into()),
+            ("wide".into(), "f32".into()),
+            ("offset".into(), "f64".into())
+        ]
+    );
+    let c = &r["counts"];
+    assert_eq!((c["native_first"].as_bool(), c["quick_builds"].as_bool()), (Some(true), Some(false)), "{c}");
+    // `offset` in binary32 loses `recovered` natively too: no DSA run was needed to refuse it.
+    assert!(c["native_rejected"].as_u64().is_some_and(|n| n > 0), "{c}");
+    let offset = &r["knobs"][3];
+    assert!(offset["evidence"].as_str().is_some_and(|e| e.starts_with("natively:")), "{offset}");
+    assert!(run.stdout.contains("candidates ran natively first"), "{}", run.stdout);
+    // The configuration found still passed under DSA, with both seeds.
+    assert_eq!(r["final_check"]["dsa_recheck_valid"], true, "{}", r["final_check"]);
 }
 
 #[test]
