@@ -982,7 +982,7 @@ impl VisitMut for Rewriter {
                     let left = self.operand((*b.left).clone());
                     let right = self.operand((*b.right).clone());
                     let method = syn::Ident::new(&format!("__fp_{name}"), b.op.span());
-                    *e = wrap_dispatch(span, quote_spanned!(span=> (&&::fptune::__rt::pair(&#left, &#right)).#method()));
+                    *e = wrap_dispatch(span, quote_spanned!(span=> (&&::fptune::__rt::pair(&(#left), &(#right))).#method()));
                 } else if let Some(name) = assign_name(&b.op) {
                     let mut place = (*b.left).clone();
                     self.visit_expr_mut(&mut place);

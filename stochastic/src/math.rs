@@ -162,8 +162,8 @@ impl<F: Format> Stochastic<F> {
         self.math1(f64::atan)
     }
     /// Four-quadrant arctangent of `self / other`.
-    pub fn atan2(self, other: Self) -> Self {
-        self.math2(other, Instability::UnstableMathFunction, f64::atan2)
+    pub fn atan2(self, other: impl Into<Self>) -> Self {
+        self.math2(other.into(), Instability::UnstableMathFunction, f64::atan2)
     }
     /// Hyperbolic sine.
     pub fn sinh(self) -> Self {
@@ -190,12 +190,12 @@ impl<F: Format> Stochastic<F> {
         self.math1(f64::atanh)
     }
     /// `sqrt(self^2 + other^2)` without undue overflow.
-    pub fn hypot(self, other: Self) -> Self {
-        self.math2(other, Instability::UnstableMathFunction, f64::hypot)
+    pub fn hypot(self, other: impl Into<Self>) -> Self {
+        self.math2(other.into(), Instability::UnstableMathFunction, f64::hypot)
     }
     /// `self^n`.
-    pub fn powf(self, n: Self) -> Self {
-        self.math2(n, Instability::UnstablePower, f64::powf)
+    pub fn powf(self, n: impl Into<Self>) -> Self {
+        self.math2(n.into(), Instability::UnstablePower, f64::powf)
     }
     /// `self^n` by repeated stochastic multiplication (each product rounded at random).
     pub fn powi(self, n: i32) -> Self {
@@ -247,25 +247,27 @@ impl<F: Format> Stochastic<F> {
         self.intrinsic(f64::signum)
     }
     /// Per-sample minimum.
-    pub fn min(self, other: Self) -> Self {
+    pub fn min(self, other: impl Into<Self>) -> Self {
+        let other = other.into();
         Self::from_repr(std::array::from_fn(|i| {
             F::exact(self.s[i].to_f64().min(other.s[i].to_f64()))
         }))
     }
     /// Per-sample maximum.
-    pub fn max(self, other: Self) -> Self {
+    pub fn max(self, other: impl Into<Self>) -> Self {
+        let other = other.into();
         Self::from_repr(std::array::from_fn(|i| {
             F::exact(self.s[i].to_f64().max(other.s[i].to_f64()))
         }))
     }
     /// `self` clamped to `[lo, hi]`, per sample.
-    pub fn clamp(self, lo: Self, hi: Self) -> Self {
+    pub fn clamp(self, lo: impl Into<Self>, hi: impl Into<Self>) -> Self {
         self.max(lo).min(hi)
     }
     /// `self * a + b`, as a randomly rounded product followed by a randomly rounded sum (two
     /// roundings: the samples model an unfused evaluation).
-    pub fn mul_add(self, a: Self, b: Self) -> Self {
-        self.mul_same(a).add_same(b)
+    pub fn mul_add(self, a: impl Into<Self>, b: impl Into<Self>) -> Self {
+        self.mul_same(a.into()).add_same(b.into())
     }
     /// `1 / self`.
     pub fn recip(self) -> Self {
