@@ -125,6 +125,14 @@ pub trait Format:
         (a.to_bits() == b.to_bits()) & (b.to_bits() == c.to_bits()) & a.is_finite()
     }
 
+    /// Whether the samples of `a` and of `b` are each the same finite value, bit for bit (both
+    /// operands exactly known).
+    #[doc(hidden)]
+    #[inline(always)]
+    fn both_exact_finite(a: [Self::Repr; 3], b: [Self::Repr; 3]) -> bool {
+        Self::exact_finite(a) & Self::exact_finite(b)
+    }
+
     /// Whether the samples of a sum surely kept enough digits for the cancellation check to end
     /// at once: within `stochastic::cancel_ulps` of each other (binary64 and binary32; `false`
     /// for the others, whose check ends on its threshold).
@@ -210,6 +218,16 @@ impl Format for f64 {
     #[inline(always)]
     fn exact_finite(s: [f64; 3]) -> bool {
         lanes::exact_finite_f64(s)
+    }
+    #[inline(always)]
+    fn both_exact_finite(a: [f64; 3], b: [f64; 3]) -> bool {
+        // On the bit patterns, one test for both: the differences OR-ed, and the first
+        // samples' magnitudes below infinity's (shifted left, which drops the sign).
+        let [a0, a1, a2] = a.map(f64::to_bits);
+        let [b0, b1, b2] = b.map(f64::to_bits);
+        let same = ((a0 ^ a1) | (a0 ^ a2) | (b0 ^ b1) | (b0 ^ b2)) == 0;
+        let inf = f64::INFINITY.to_bits() << 1;
+        same & ((a0 << 1) < inf) & ((b0 << 1) < inf)
     }
     #[inline(always)]
     fn sum_surely_accurate(s: [f64; 3]) -> bool {
@@ -396,4 +414,37 @@ promote! {
     f32, f64 => f64; f32, f32 => f32; f32, f16 => f32; f32, bf16 => f32;
     f16, f64 => f64; f16, f32 => f32; f16, f16 => f16; f16, bf16 => f32;
     bf16, f64 => f64; bf16, f32 => f32; bf16, f16 => f32; bf16, bf16 => bf16;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// binary64's test of both operands on the bits is the conjunction of the two tests.
+    #[test]
+    fn both_exact_finite_f64_is_the_conjunction() {
+        let special = [0.0, -0.0, 1.0, -1.0, f64::INFINITY, -f64::INFINITY, f64::NAN, f64::MAX, 5e-324, f64::MIN_POSITIVE];
+        let mut z = 5u64;
+        let mut next = move || {
+            z = z.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            z >> 17
+        };
+        for _ in 0..200_000 {
+            let mut pick = || -> [f64; 3] {
+                let x = special[(next() % 10) as usize];
+                match next() % 4 {
+                    0 => [x; 3],
+                    1 => [x, x, f64::from_bits(x.to_bits() ^ (1 << (next() % 64)))],
+                    2 => [f64::from_bits(x.to_bits() ^ (1 << (next() % 64))), x, x],
+                    _ => std::array::from_fn(|_| special[(next() % 10) as usize]),
+                }
+            };
+            let (a, b) = (pick(), pick());
+            assert_eq!(
+                <f64 as Format>::both_exact_finite(a, b),
+                <f64 as Format>::exact_finite(a) & <f64 as Format>::exact_finite(b),
+                "{a:?} {b:?}"
+            );
+        }
+    }
 }

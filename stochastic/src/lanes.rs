@@ -312,7 +312,7 @@ mod imp {
         impl V {
             #[inline(always)]
             pub fn load3(a: &[f64; 3]) -> V {
-                unsafe { V(_mm_loadu_pd(a.as_ptr()), _mm_set1_pd(a[2])) }
+                unsafe { V(_mm_set_pd(a[1], a[0]), _mm_set1_pd(a[2])) }
             }
             #[inline(always)]
             pub fn load_bits(a: &[u64; 4]) -> V {
@@ -530,11 +530,20 @@ mod imp {
     #[cfg(not(target_feature = "fma"))]
     const _: () = assert!(SMALL * SMALL >= TINY64 && BIG * BIG <= HUGE64);
 
+    /// The scalar kernels, for operands a shortcut does not cover.
+    #[inline(always)]
+    fn mul3_f64_slow(a: [f64; 3], b: [f64; 3], bits: u64) -> [f64; 3] {
+        // The samples are passed as scalars: an array argument of an outlined function is passed
+        // by reference, which would keep the operands in memory on the fast path too.
+        mul3_f64_scalar(a[0], a[1], a[2], b[0], b[1], b[2], bits)
+    }
+
     #[cold]
     #[inline(never)]
-    fn mul3_f64_slow(a: [f64; 3], b: [f64; 3], bits: u64) -> [f64; 3] {
+    #[allow(clippy::too_many_arguments)]
+    fn mul3_f64_scalar(a0: f64, a1: f64, a2: f64, b0: f64, b1: f64, b2: f64, bits: u64) -> [f64; 3] {
         let d = dirs(bits);
-        [round::mul_f64(a[0], b[0], d[0]), round::mul_f64(a[1], b[1], d[1]), round::mul_f64(a[2], b[2], d[2])]
+        [round::mul_f64(a0, b0, d[0]), round::mul_f64(a1, b1, d[1]), round::mul_f64(a2, b2, d[2])]
     }
 
     // ------------------------------------------------------------------------------------------
@@ -583,7 +592,7 @@ mod imp {
     #[inline(always)]
     pub(crate) fn exact_finite_f64(s: [f64; 3]) -> bool {
         unsafe {
-            let v01 = _mm_castpd_si128(_mm_loadu_pd(s.as_ptr()));
+            let v01 = _mm_castpd_si128(_mm_set_pd(s[1], s[0]));
             let v22 = _mm_set1_pd(s[2]);
             let same = _mm_movemask_epi8(_mm_cmpeq_epi32(v01, _mm_castpd_si128(v22)));
             let magnitude = _mm_and_pd(v22, _mm_castsi128_pd(_mm_set1_epi64x(!SIGN64 as i64)));
@@ -756,10 +765,18 @@ mod imp {
         store3_f32(grid64(x, m, g).to_f32x4())
     }
 
+    /// The scalar kernels (the samples passed as scalars, as for `mul3_f64_slow`).
+    #[inline(always)]
+    fn add3_grid_slow(a: [f32; 3], b: [f32; 3], bits: u64, g: &Grid16) -> [f32; 3] {
+        add3_grid_scalar(a[0], a[1], a[2], b[0], b[1], b[2], bits, g)
+    }
+
     #[cold]
     #[inline(never)]
-    fn add3_grid_slow(a: [f32; 3], b: [f32; 3], bits: u64, g: &Grid16) -> [f32; 3] {
+    #[allow(clippy::too_many_arguments)]
+    fn add3_grid_scalar(a0: f32, a1: f32, a2: f32, b0: f32, b1: f32, b2: f32, bits: u64, g: &Grid16) -> [f32; 3] {
         let d = dirs(bits);
+        let (a, b) = ([a0, a1, a2], [b0, b1, b2]);
         std::array::from_fn(|i| round::add_grid(a[i], b[i], d[i], g.grid))
     }
 
@@ -850,10 +867,18 @@ mod imp {
         store3_f32(grid64(x, m, &BF16).to_f32x4())
     }
 
+    /// The scalar kernels (the samples passed as scalars, as for `mul3_f64_slow`).
+    #[inline(always)]
+    fn mul3_grid_slow(a: [f32; 3], b: [f32; 3], bits: u64, g: &Grid16) -> [f32; 3] {
+        mul3_grid_scalar(a[0], a[1], a[2], b[0], b[1], b[2], bits, g)
+    }
+
     #[cold]
     #[inline(never)]
-    fn mul3_grid_slow(a: [f32; 3], b: [f32; 3], bits: u64, g: &Grid16) -> [f32; 3] {
+    #[allow(clippy::too_many_arguments)]
+    fn mul3_grid_scalar(a0: f32, a1: f32, a2: f32, b0: f32, b1: f32, b2: f32, bits: u64, g: &Grid16) -> [f32; 3] {
         let d = dirs(bits);
+        let (a, b) = ([a0, a1, a2], [b0, b1, b2]);
         std::array::from_fn(|i| round::mul_grid(a[i], b[i], d[i], g.grid))
     }
 
@@ -962,8 +987,8 @@ mod imp {
         pub(super) fn mul3_f64(a3: [f64; 3], b3: [f64; 3], bits: u64) -> [f64; 3] {
             let (a, b) = unsafe {
                 (
-                    [_mm_loadu_pd(a3.as_ptr()), _mm_set1_pd(a3[2])],
-                    [_mm_loadu_pd(b3.as_ptr()), _mm_set1_pd(b3[2])],
+                    [_mm_set_pd(a3[1], a3[0]), _mm_set1_pd(a3[2])],
+                    [_mm_set_pd(b3[1], b3[0]), _mm_set1_pd(b3[2])],
                 )
             };
             let p = unsafe { [_mm_mul_pd(a[0], b[0]), _mm_mul_pd(a[1], b[1])] };
@@ -1028,7 +1053,7 @@ mod imp {
 
         #[inline(always)]
         fn split64(a: &[f64; 3]) -> (__m128d, __m128d) {
-            unsafe { (_mm_loadu_pd(a.as_ptr()), _mm_load_sd(&a[2])) }
+            unsafe { (_mm_set_pd(a[1], a[0]), _mm_set_sd(a[2])) }
         }
 
         #[inline(always)]
@@ -1102,21 +1127,23 @@ mod imp {
             join64(r01, r2)
         }
 
-        /// [`mul3_f64`] of operands with three equal samples `a` and `b`.
+        /// [`mul3_f64`] of operands with three equal samples `a` and `b`: the product rounded
+        /// each way once, as scalars (embedded rounding on scalar 128-bit EVEX instructions),
+        /// then placed by the direction mask. No 256- or 512-bit register is written, so no
+        /// `vzeroupper`.
         #[inline(always)]
         pub(super) fn mul3_exact_f64(a: f64, b: f64, bits: u64) -> [f64; 3] {
             let (r01, r2): (__m128d, __m128d);
             unsafe {
                 asm!(
-                    "vbroadcastsd ymm16, {a}",
-                    "vbroadcastsd ymm17, {b}",
+                    "vmulsd xmm18, {a}, {b}, {{ru-sae}}",
+                    "vmulsd xmm19, {a}, {b}, {{rd-sae}}",
                     "kmovw k1, {k:e}",
-                    "vmulpd zmm18, zmm16, zmm17, {{ru-sae}}",
-                    "vmulpd zmm19, zmm16, zmm17, {{rd-sae}}",
-                    "vblendmpd zmm18 {{k1}}, zmm18, zmm19",
-                    "vmovapd {r01}, xmm18",
-                    "vextractf32x4 {r2}, ymm18, 1",
-                    "vzeroupper",
+                    "kshiftrw k2, k1, 2",
+                    "vblendmpd {r2} {{k2}}, xmm18, xmm19",
+                    "vmovddup xmm18, xmm18",
+                    "vmovddup xmm19, xmm19",
+                    "vblendmpd {r01} {{k1}}, xmm18, xmm19",
                     a = in(xmm_reg) _mm_set_sd(a), b = in(xmm_reg) _mm_set_sd(b),
                     k = in(reg) down(bits),
                     r01 = lateout(xmm_reg) r01, r2 = lateout(xmm_reg) r2,

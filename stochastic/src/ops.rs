@@ -87,6 +87,12 @@ impl<F: Format> Stochastic<F> {
         if F::sum_surely_accurate(self.s) {
             return;
         }
+        // Nothing to check when no result can be that inaccurate (`lr` is at most 1): the
+        // 16-bit formats' default threshold ends here.
+        let (floor, k) = (exact_scale::<F>(), stochastic::cancel_scale());
+        if floor * k > 1.0 {
+            return;
+        }
         // A sum not much smaller than its operands cannot have lost the threshold's digits:
         // `|r_0| >= rho (|a_0| + |b_0|)` on the first samples, with `rho` about `22 / 10^digits`
         // for binary64 (`stochastic::cancel_ratio_for`).
@@ -96,13 +102,7 @@ impl<F: Format> Stochastic<F> {
         ) {
             return;
         }
-        if cancellation_reported(
-            self.samples_f64(),
-            a.samples_f64(),
-            b.samples_f64(),
-            exact_scale::<F>(),
-            stochastic::cancel_scale(),
-        ) {
+        if cancellation_reported(self.samples_f64(), a.samples_f64(), b.samples_f64(), floor, k) {
             stochastic::record(Instability::Cancellation);
         }
     }
@@ -111,7 +111,7 @@ impl<F: Format> Stochastic<F> {
     #[inline(always)]
     pub(crate) fn mul_same(self, rhs: Self) -> Self {
         let mask = stochastic::detect_mask();
-        let r = if self.is_exact_finite() & rhs.is_exact_finite() {
+        let r = if F::both_exact_finite(self.s, rhs.s) {
             // Two exactly known operands (inputs, constants): not noise, and one product serves
             // the three samples.
             let bits = rng::direction_bits();
@@ -189,9 +189,8 @@ impl<F: Format> Stochastic<F> {
 /// accurate operand, `k = 100^digits`), with `worse * k <= 1`. `floor` is the format's exact scale.
 #[inline(always)]
 pub(crate) fn cancellation_reported(rs: [f64; 3], a_s: [f64; 3], b_s: [f64; 3], floor: f64, k: f64) -> bool {
-    // Without a division: `lr` is at most 1 (the 16-bit formats' default threshold ends
-    // here), and for a threshold in `[SURELY_MIN, 0.1]` (where `lr` is not clamped to 1)
-    // `surely_below` implies `lr < floor * k`.
+    // Without a division: `lr` is at most 1, and for a threshold in `[SURELY_MIN, 0.1]` (where
+    // `lr` is not clamped to 1) `surely_below` implies `lr < floor * k`.
     let t = floor * k;
     if t > 1.0 || (k > 1.0 && (SURELY_MIN..=0.1).contains(&t) && surely_below(rs, t)) {
         return false;

@@ -120,13 +120,6 @@ impl<F: Format> Stochastic<F> {
         is_noise_f64(self.samples_f64())
     }
 
-    /// Whether the three samples are the same finite value, bit for bit (an exactly known value:
-    /// not noise).
-    #[inline(always)]
-    pub(crate) fn is_exact_finite(&self) -> bool {
-        F::exact_finite(self.s)
-    }
-
     /// Whether CADNA would call this a computed zero: a zero mean, or numerical noise.
     #[inline(always)]
     pub fn is_computed_zero(&self) -> bool {
