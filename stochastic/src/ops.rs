@@ -111,7 +111,7 @@ impl<F: Format> Stochastic<F> {
     #[inline(always)]
     pub(crate) fn mul_same(self, rhs: Self) -> Self {
         let mask = stochastic::detect_mask();
-        let r = if F::both_exact_finite(self.s, rhs.s) {
+        let r = if F::exact_finite(self.s) & F::exact_finite(rhs.s) {
             // Two exactly known operands (inputs, constants): not noise, and one product serves
             // the three samples.
             let bits = rng::direction_bits();
