@@ -312,7 +312,7 @@ mod imp {
         impl V {
             #[inline(always)]
             pub fn load3(a: &[f64; 3]) -> V {
-                unsafe { V(_mm_set_pd(a[1], a[0]), _mm_set1_pd(a[2])) }
+                unsafe { V(_mm_loadu_pd(a.as_ptr()), _mm_set1_pd(a[2])) }
             }
             #[inline(always)]
             pub fn load_bits(a: &[u64; 4]) -> V {
@@ -592,7 +592,7 @@ mod imp {
     #[inline(always)]
     pub(crate) fn exact_finite_f64(s: [f64; 3]) -> bool {
         unsafe {
-            let v01 = _mm_castpd_si128(_mm_set_pd(s[1], s[0]));
+            let v01 = _mm_castpd_si128(_mm_loadu_pd(s.as_ptr()));
             let v22 = _mm_set1_pd(s[2]);
             let same = _mm_movemask_epi8(_mm_cmpeq_epi32(v01, _mm_castpd_si128(v22)));
             let magnitude = _mm_and_pd(v22, _mm_castsi128_pd(_mm_set1_epi64x(!SIGN64 as i64)));
@@ -765,18 +765,10 @@ mod imp {
         store3_f32(grid64(x, m, g).to_f32x4())
     }
 
-    /// The scalar kernels (the samples passed as scalars, as for `mul3_f64_slow`).
-    #[inline(always)]
-    fn add3_grid_slow(a: [f32; 3], b: [f32; 3], bits: u64, g: &Grid16) -> [f32; 3] {
-        add3_grid_scalar(a[0], a[1], a[2], b[0], b[1], b[2], bits, g)
-    }
-
     #[cold]
     #[inline(never)]
-    #[allow(clippy::too_many_arguments)]
-    fn add3_grid_scalar(a0: f32, a1: f32, a2: f32, b0: f32, b1: f32, b2: f32, bits: u64, g: &Grid16) -> [f32; 3] {
+    fn add3_grid_slow(a: [f32; 3], b: [f32; 3], bits: u64, g: &Grid16) -> [f32; 3] {
         let d = dirs(bits);
-        let (a, b) = ([a0, a1, a2], [b0, b1, b2]);
         std::array::from_fn(|i| round::add_grid(a[i], b[i], d[i], g.grid))
     }
 
@@ -867,18 +859,10 @@ mod imp {
         store3_f32(grid64(x, m, &BF16).to_f32x4())
     }
 
-    /// The scalar kernels (the samples passed as scalars, as for `mul3_f64_slow`).
-    #[inline(always)]
-    fn mul3_grid_slow(a: [f32; 3], b: [f32; 3], bits: u64, g: &Grid16) -> [f32; 3] {
-        mul3_grid_scalar(a[0], a[1], a[2], b[0], b[1], b[2], bits, g)
-    }
-
     #[cold]
     #[inline(never)]
-    #[allow(clippy::too_many_arguments)]
-    fn mul3_grid_scalar(a0: f32, a1: f32, a2: f32, b0: f32, b1: f32, b2: f32, bits: u64, g: &Grid16) -> [f32; 3] {
+    fn mul3_grid_slow(a: [f32; 3], b: [f32; 3], bits: u64, g: &Grid16) -> [f32; 3] {
         let d = dirs(bits);
-        let (a, b) = ([a0, a1, a2], [b0, b1, b2]);
         std::array::from_fn(|i| round::mul_grid(a[i], b[i], d[i], g.grid))
     }
 
@@ -987,8 +971,8 @@ mod imp {
         pub(super) fn mul3_f64(a3: [f64; 3], b3: [f64; 3], bits: u64) -> [f64; 3] {
             let (a, b) = unsafe {
                 (
-                    [_mm_set_pd(a3[1], a3[0]), _mm_set1_pd(a3[2])],
-                    [_mm_set_pd(b3[1], b3[0]), _mm_set1_pd(b3[2])],
+                    [_mm_loadu_pd(a3.as_ptr()), _mm_set1_pd(a3[2])],
+                    [_mm_loadu_pd(b3.as_ptr()), _mm_set1_pd(b3[2])],
                 )
             };
             let p = unsafe { [_mm_mul_pd(a[0], b[0]), _mm_mul_pd(a[1], b[1])] };
