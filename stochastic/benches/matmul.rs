@@ -6,7 +6,9 @@
 //! run twice), `FPTUNE_BENCH_TYPES=sf64,f16`
 //! restricts the rows to some of `f16 sf64 sf32 sf16 sbf16` (the native f64 and f32 always run),
 //! `FPTUNE_BENCH_DETECTION=all` (or `off`) runs the stochastic types with that detection only (for
-//! instruction counts under callgrind).
+//! instruction counts under callgrind), `FPTUNE_BENCH_INPUTS=inexact` makes every input entry
+//! the quotient `x / 3` computed in the row's type (under DSA its samples differ, as in a real
+//! computation, so no operation takes the exact-operand shortcuts).
 //! Times are the thread's CPU time where Linux reports it (robust to a loaded machine), else
 //! wall-clock time.
 //!
@@ -19,24 +21,13 @@
 //! [0, 1) from a fixed seed. See BENCHMARKS.md for the figures and CADNA's on the same loop.
 
 use std::hint::black_box;
-use std::ops::{Add, Mul};
-use std::time::{Duration, Instant};
+use std::ops::{Add, Div, Mul};
+use std::time::Duration;
+
+mod common;
+use common::{thread_cpu_time, Clock, Inputs};
 
 use fptune::{f16, Sbf16, Sf16, Sf32, Sf64};
-
-/// SplitMix64: a fixed-seed source of inputs, independent of the rounding generator.
-struct Inputs(u64);
-
-impl Inputs {
-    fn next_unit(&mut self) -> f64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^= z >> 31;
-        (z >> 11) as f64 * (1.0 / (1u64 << 53) as f64)
-    }
-}
 
 /// The classic triple loop, the accumulator in a local.
 #[inline(never)]
@@ -56,38 +47,26 @@ where
     }
 }
 
-/// CPU time of the calling thread (Linux: `/proc/thread-self/schedstat`, which a loaded machine
-/// does not inflate by descheduling the bench), or `None` where unavailable.
-fn thread_cpu_time() -> Option<Duration> {
-    let text = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
-    let ns: u64 = text.split_whitespace().next()?.parse().ok()?;
-    Some(Duration::from_nanos(ns))
+/// Whether the inputs are computed quotients (`FPTUNE_BENCH_INPUTS=inexact`).
+fn inexact_inputs() -> bool {
+    std::env::var("FPTUNE_BENCH_INPUTS").is_ok_and(|v| v.trim() == "inexact")
 }
 
-/// The time a run took: thread CPU time where available, else wall-clock time.
-struct Clock(Instant, Option<Duration>);
-
-impl Clock {
-    fn start() -> Clock {
-        Clock(Instant::now(), thread_cpu_time())
-    }
-    fn elapsed(&self) -> Duration {
-        match (self.1, thread_cpu_time()) {
-            (Some(a), Some(b)) => b.saturating_sub(a),
-            _ => self.0.elapsed(),
-        }
-    }
-}
-
-/// Fills A and B from the fixed seed (values in [0, 1) converted to `T`), then times the product
-/// `reps` times and returns the fastest run.
+/// Fills A and B from the fixed seed (values in [0, 1) converted to `T`, divided by 3 in `T` with
+/// inexact inputs), then times the product `reps` times and returns the fastest run.
 fn time<T>(n: usize, reps: usize, conv: impl Fn(f64) -> T, zero: T) -> Duration
 where
-    T: Copy + Add<Output = T> + Mul<Output = T>,
+    T: Copy + Add<Output = T> + Mul<Output = T> + Div<Output = T>,
 {
     let mut g = Inputs(0x05EE_D0FF_970E);
-    let a: Vec<T> = (0..n * n).map(|_| conv(g.next_unit())).collect();
-    let b: Vec<T> = (0..n * n).map(|_| conv(g.next_unit())).collect();
+    let inexact = inexact_inputs();
+    let three = conv(3.0);
+    let entry = |g: &mut Inputs| {
+        let x = conv(g.next_unit());
+        if inexact { x / three } else { x }
+    };
+    let a: Vec<T> = (0..n * n).map(|_| entry(&mut g)).collect();
+    let b: Vec<T> = (0..n * n).map(|_| entry(&mut g)).collect();
     let mut c = vec![zero; n * n];
     let mut best = Duration::MAX;
     for _ in 0..reps {
@@ -155,7 +134,8 @@ fn main() {
     let want = |name: &str| only.as_ref().is_none_or(|o| o.iter().any(|x| x == &name.to_lowercase()));
     fptune::stochastic::set_seed(1);
     println!(
-        "matmul bench: i-j-k loop, min of {reps} runs (2 for the slow types), {} time; kernels: {}",
+        "matmul bench: i-j-k loop, {} inputs, min of {reps} runs (2 for the slow types), {} time; kernels: {}",
+        if inexact_inputs() { "inexact (x / 3)" } else { "exact" },
         if thread_cpu_time().is_some() { "thread CPU" } else { "wall-clock" },
         kernels()
     );

@@ -125,6 +125,27 @@ pub trait Format:
         (a.to_bits() == b.to_bits()) & (b.to_bits() == c.to_bits()) & a.is_finite()
     }
 
+    /// A sufficient test that the samples `s` are not numerical noise (`value::is_noise_f64` is
+    /// false), on their bit patterns: every sample within `2^(p-9)` units in the last place of the
+    /// middle one (`within_ulps`), whose exponent keeps them all normal, finite and far from the
+    /// ends of the range (`p` the precision of the storage type, binary64 or binary32).
+    ///
+    /// Why: `D = 2^(p-9)` is below a binade's `2^(p-1)` patterns, so the samples span at most two
+    /// binades and each lies within `2 D` ulps of the middle one's binade: within
+    /// `2 D 2^(1-p) = 2^-7` of it, relatively. Their deviations from the mean are then below
+    /// `2/3 * 2 * 2^-7 / (1 - 2^-7) < 0.0123` relatively, the sum of their squares below
+    /// `4.6e-4`, far below the noise bound `0.1 / C = 0.0324` even with the few roundings of
+    /// `spread`. The exponent bounds (binary64: `[64, 1981]`, binary32: `[2, 253]`) keep the sum of the samples and
+    /// `3 / sum` finite and normal, so `spread` takes its ordinary path. Not for binary16 and
+    /// bfloat16 (`false`): as binary32 patterns the bound is 4 and 1/2 of their own ulps, which
+    /// few of their values meet, and the test cost binary16 more than it saved.
+    #[doc(hidden)]
+    #[inline(always)]
+    fn surely_not_noise(s: [Self::Repr; 3]) -> bool {
+        let _ = s;
+        false
+    }
+
     /// Whether the samples of a sum surely kept enough digits for the cancellation check to end
     /// at once: within `stochastic::cancel_ulps` of each other (binary64 and binary32; `false`
     /// for the others, whose check ends on its threshold).
@@ -220,6 +241,11 @@ impl Format for f64 {
     fn mul3_exact(a: f64, b: f64, bits: u64, cpu: u32) -> [f64; 3] {
         lanes::mul3_exact_f64(a, b, bits, cpu)
     }
+    #[inline(always)]
+    fn surely_not_noise(s: [f64; 3]) -> bool {
+        let [x0, x1, x2] = s.map(f64::to_bits);
+        within_ulps(x0, x1, x2, 1 << 44, 52, 0x7ff, 64, 0x7ff - 66)
+    }
 }
 
 impl Format for f32 {
@@ -279,6 +305,10 @@ impl Format for f32 {
     fn sum_surely_accurate(s: [f32; 3]) -> bool {
         let [x0, x1, x2] = s.map(|x| u64::from(x.to_bits()));
         within_ulps(x0, x1, x2, crate::stochastic::cancel_ulps(24), 23, 0xff, 2, 0xfd)
+    }
+    #[inline(always)]
+    fn surely_not_noise(s: [f32; 3]) -> bool {
+        surely_not_noise_f32(s)
     }
 
     #[inline(always)]
@@ -357,6 +387,13 @@ macro_rules! sixteen_bit_format {
 sixteen_bit_format!(f16, GRID_F16, lanes::F16, lanes::mul3_f16, "binary16", "fptune::f16", 11, 3.31, 1);
 sixteen_bit_format!(bf16, GRID_BF16, lanes::BF16, lanes::mul3_bf16, "bfloat16", "fptune::bf16", 8, 2.41, 0);
 
+/// [`Format::surely_not_noise`] of `f32` samples (binary32 bit patterns, `D = 2^15`).
+#[inline(always)]
+fn surely_not_noise_f32(s: [f32; 3]) -> bool {
+    let [x0, x1, x2] = s.map(|x| u64::from(x.to_bits()));
+    within_ulps(x0, x1, x2, 1 << 15, 23, 0xff, 2, 0xfd)
+}
+
 /// [`Format::exact_finite`] of `f32` samples, on their bits.
 #[inline(always)]
 fn exact_finite_f32(s: [f32; 3]) -> bool {
@@ -396,4 +433,68 @@ promote! {
     f32, f64 => f64; f32, f32 => f32; f32, f16 => f32; f32, bf16 => f32;
     f16, f64 => f64; f16, f32 => f32; f16, f16 => f16; f16, bf16 => f32;
     bf16, f64 => f64; bf16, f32 => f32; bf16, f16 => f32; bf16, bf16 => bf16;
+}
+
+#[cfg(test)]
+mod not_noise_tests {
+    use super::*;
+    use crate::value::is_noise_f64;
+
+    /// The bit test must imply that the full noise test says "not noise", for samples spread
+    /// around the test's bound and the noise bound, across the range, for each storage type.
+    #[test]
+    fn surely_not_noise_implies_not_noise() {
+        let mut z = 9u64;
+        let mut next = move || {
+            z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
+            let mut x = z;
+            x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+            x = (x ^ (x >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+            x ^ (x >> 31)
+        };
+        let unit = |r: u64| (r >> 11) as f64 / (1u64 << 53) as f64;
+        let mut passed = [0u32; 3];
+        for i in 0..3_000_000u32 {
+            let format = i % 3;
+            let (e_lo, e_hi) = if format == 0 { (-1030, 1030) } else { (-150, 130) };
+            let m = (1.0 + unit(next())) * 2f64.powi(e_lo + (next() % (e_hi - e_lo) as u64) as i32);
+            let m = if next() % 2 == 0 { m } else { -m };
+            // Relative spreads from 2^-60 to 4, log-uniform.
+            let spread = 2f64.powf(-60.0 + 62.0 * unit(next()));
+            let mut s: [f64; 3] = std::array::from_fn(|_| m * (1.0 + spread * (2.0 * unit(next()) - 1.0)));
+            if next() % 4 == 0 {
+                // Adversarial: the outer samples at the test's bound, or just inside, in bits.
+                let d = if format == 0 { 1i64 << 44 } else { 1i64 << 15 };
+                let step = |x: f64, n: i64| {
+                    if format == 0 {
+                        f64::from_bits((x.to_bits() as i64 + n) as u64)
+                    } else {
+                        f64::from(f32::from_bits(((x as f32).to_bits() as i64 + n) as u32))
+                    }
+                };
+                let off = |r: u64| d - (r % 3) as i64;
+                s = [step(s[1], -off(next())), s[1], step(s[1], off(next()))];
+                if next() % 2 == 0 {
+                    s.swap(0, 2);
+                }
+            }
+            let (ok, samples) = match format {
+                0 => (<f64 as Format>::surely_not_noise(s), s),
+                1 => {
+                    let t = s.map(|x| x as f32);
+                    (<f32 as Format>::surely_not_noise(t), t.map(f64::from))
+                }
+                _ => {
+                    // binary16 values tested as binary32 patterns (what the test would see).
+                    let t = s.map(<half::f16 as Format>::nearest);
+                    (surely_not_noise_f32(t), t.map(f64::from))
+                }
+            };
+            if ok {
+                passed[format as usize] += 1;
+                assert!(!is_noise_f64(samples), "{samples:?}");
+            }
+        }
+        assert!(passed.iter().all(|&n| n > 100_000), "{passed:?}");
+    }
 }

@@ -530,11 +530,20 @@ mod imp {
     #[cfg(not(target_feature = "fma"))]
     const _: () = assert!(SMALL * SMALL >= TINY64 && BIG * BIG <= HUGE64);
 
+    /// The scalar kernels, for operands a shortcut does not cover.
+    #[inline(always)]
+    fn mul3_f64_slow(a: [f64; 3], b: [f64; 3], bits: u64) -> [f64; 3] {
+        // The samples are passed as scalars: an array argument of an outlined function is passed
+        // by reference, which would keep the operands in memory on the fast path too.
+        mul3_f64_scalar(a[0], a[1], a[2], b[0], b[1], b[2], bits)
+    }
+
     #[cold]
     #[inline(never)]
-    fn mul3_f64_slow(a: [f64; 3], b: [f64; 3], bits: u64) -> [f64; 3] {
+    #[allow(clippy::too_many_arguments)]
+    fn mul3_f64_scalar(a0: f64, a1: f64, a2: f64, b0: f64, b1: f64, b2: f64, bits: u64) -> [f64; 3] {
         let d = dirs(bits);
-        [round::mul_f64(a[0], b[0], d[0]), round::mul_f64(a[1], b[1], d[1]), round::mul_f64(a[2], b[2], d[2])]
+        [round::mul_f64(a0, b0, d[0]), round::mul_f64(a1, b1, d[1]), round::mul_f64(a2, b2, d[2])]
     }
 
     // ------------------------------------------------------------------------------------------
@@ -1028,7 +1037,7 @@ mod imp {
 
         #[inline(always)]
         fn split64(a: &[f64; 3]) -> (__m128d, __m128d) {
-            unsafe { (_mm_loadu_pd(a.as_ptr()), _mm_load_sd(&a[2])) }
+            unsafe { (_mm_set_pd(a[1], a[0]), _mm_set_sd(a[2])) }
         }
 
         #[inline(always)]
@@ -1102,21 +1111,23 @@ mod imp {
             join64(r01, r2)
         }
 
-        /// [`mul3_f64`] of operands with three equal samples `a` and `b`.
+        /// [`mul3_f64`] of operands with three equal samples `a` and `b`: the product rounded
+        /// each way once, as scalars (embedded rounding on scalar 128-bit EVEX instructions),
+        /// then placed by the direction mask. No 256- or 512-bit register is written, so no
+        /// `vzeroupper`.
         #[inline(always)]
         pub(super) fn mul3_exact_f64(a: f64, b: f64, bits: u64) -> [f64; 3] {
             let (r01, r2): (__m128d, __m128d);
             unsafe {
                 asm!(
-                    "vbroadcastsd ymm16, {a}",
-                    "vbroadcastsd ymm17, {b}",
+                    "vmulsd xmm18, {a}, {b}, {{ru-sae}}",
+                    "vmulsd xmm19, {a}, {b}, {{rd-sae}}",
                     "kmovw k1, {k:e}",
-                    "vmulpd zmm18, zmm16, zmm17, {{ru-sae}}",
-                    "vmulpd zmm19, zmm16, zmm17, {{rd-sae}}",
-                    "vblendmpd zmm18 {{k1}}, zmm18, zmm19",
-                    "vmovapd {r01}, xmm18",
-                    "vextractf32x4 {r2}, ymm18, 1",
-                    "vzeroupper",
+                    "kshiftrw k2, k1, 2",
+                    "vblendmpd {r2} {{k2}}, xmm18, xmm19",
+                    "vmovddup xmm18, xmm18",
+                    "vmovddup xmm19, xmm19",
+                    "vblendmpd {r01} {{k1}}, xmm18, xmm19",
                     a = in(xmm_reg) _mm_set_sd(a), b = in(xmm_reg) _mm_set_sd(b),
                     k = in(reg) down(bits),
                     r01 = lateout(xmm_reg) r01, r2 = lateout(xmm_reg) r2,

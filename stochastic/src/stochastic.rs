@@ -109,6 +109,27 @@ static CANCEL_SCALE: AtomicU64 = AtomicU64::new(1e8f64.to_bits());
 static CANCEL_ULPS: [AtomicU64; 2] = [AtomicU64::new(DEFAULT_ULPS[0]), AtomicU64::new(DEFAULT_ULPS[1])];
 /// [`cancel_ulps_for`] of the default threshold (binary64, binary32); a unit test checks them.
 const DEFAULT_ULPS: [u64; 2] = [1181, 1184];
+/// Per format (binary64, binary32, binary16, bfloat16): the bits of `[rho, lo, hi]` of the
+/// cancellation check's ratio test for the current threshold ([`cancel_ratio_for`]).
+static CANCEL_RATIO: [[AtomicU64; 3]; 4] = [
+    ratio_slot(DEFAULT_RATIO[0]),
+    ratio_slot(DEFAULT_RATIO[1]),
+    ratio_slot(DEFAULT_RATIO[2]),
+    ratio_slot(DEFAULT_RATIO[3]),
+];
+const fn ratio_slot(x: [f64; 3]) -> [AtomicU64; 3] {
+    [AtomicU64::new(x[0].to_bits()), AtomicU64::new(x[1].to_bits()), AtomicU64::new(x[2].to_bits())]
+}
+/// [`cancel_ratio_for`] of the default threshold (precision 53, 24, 11, 8); a unit test checks
+/// them.
+const DEFAULT_RATIO: [[f64; 3]; 4] = [
+    [0.002186299687344027, 1.1830521861667747e-271, 2.247116418577895e307],
+    [0.0007632719686856689, 9.62964972193618e-35, 4.253529586511731e37],
+    [f64::INFINITY, f64::INFINITY, 0.0],
+    [f64::INFINITY, f64::INFINITY, 0.0],
+];
+/// The precisions [`CANCEL_RATIO`] is indexed by.
+const PRECISIONS: [u32; 4] = [53, 24, 11, 8];
 /// The kinds checked on the results of 16-bit operations.
 pub(crate) const RANGE_BITS: u32 = Instability::Overflow.bit() | Instability::Underflow.bit();
 
@@ -181,6 +202,11 @@ pub fn set_cancellation_threshold(digits: u32) {
     CANCEL_SCALE.store(k.to_bits(), Ordering::Relaxed);
     CANCEL_ULPS[0].store(cancel_ulps_for(k, 53), Ordering::Relaxed);
     CANCEL_ULPS[1].store(cancel_ulps_for(k, 24), Ordering::Relaxed);
+    for (slot, p) in CANCEL_RATIO.iter().zip(PRECISIONS) {
+        for (x, v) in slot.iter().zip(cancel_ratio_for(k, p)) {
+            x.store(v.to_bits(), Ordering::Relaxed);
+        }
+    }
 }
 
 #[inline(always)]
@@ -224,9 +250,106 @@ pub(crate) fn cancel_ulps_for(k: f64, precision: u32) -> u64 {
     }
 }
 
+/// [`cancel_ratio_for`] of the current threshold, for a format of `precision` 53, 24, 11 or 8.
+#[inline(always)]
+pub(crate) fn cancel_ratio(precision: u32) -> [f64; 3] {
+    let slot = &CANCEL_RATIO[match precision {
+        53 => 0,
+        24 => 1,
+        11 => 2,
+        _ => 3,
+    }];
+    slot.each_ref().map(|x| f64::from_bits(x.load(Ordering::Relaxed)))
+}
+
+/// `[rho, lo, hi]` such that a sum `r = a + b` of a format of `precision` bits (53, 24, 11, 8)
+/// whose first samples satisfy `|r_0| >= rho * s` with `s = |a_0| + |b_0|` (both computed in
+/// `f64`) and `lo <= s <= hi` cannot be reported as a cancellation for the threshold `k`
+/// (`100^digits`): the check would find `lr < worse * k` or `worse * k > 1` (`lr`, `worse` the
+/// accuracy scales of the result and of the less accurate operand, `value::accuracy_scale`, as
+/// computed in `f64`). `[inf, inf, 0]` (never passes) when `k < 100` or no ratio below 1/2 works.
+///
+/// Why. Write `u = 2^(1-p)`, `F` the scale of an exact value of the format
+/// (`ops::exact_scale`), `m_x` the exact mean of a value's samples and `D_x` the Euclidean norm of
+/// their deviations from it, so that the relative deviation `v_x` of `value::spread` is
+/// `D_x^2 / m_x^2`; for three samples `|x_i - m_x| <= sqrt(2/3) D_x` and `|x_i - x_j| <= sqrt(2) D_x`.
+/// Only `W k <= 1` matters, `W = worse >= F` (else no report). Then neither operand is noise nor
+/// has a non-finite sample (their scale would be 1), and each has computed `C v' <= W`.
+///
+/// 1. Operands. When the computed deviations are small (here below 0.12), the samples have one
+///    sign and `spread` computes each `r_i = x_i / m - 1` within `1.01 (1 + |r_i|) 2^-51` (sum,
+///    quotient and product rounded, the final subtraction of 1 exact), so
+///    `D_x <= sigma |m_x|` with `sigma = w (1 + 2^-51) + 2^-50`, `w = sqrt(W / C)`. One binary64
+///    exception: an operand whose samples sum below `2^-1021` makes `3 / sum` overflow; its scale
+///    is 1 (no report) unless a sample is 0, when it is NaN and ignored by `max`; such samples
+///    are all below `2^-968` in magnitude, hence below `2^-68 s` as `s >= lo >= 2^-900`.
+/// 2. Result. `r_i = a_i + b_i + e_i` with the directed rounding error `|e_i| <= u |r_i|` (the
+///    `r_i` are normal and finite, below). Deviations are linear, so by the triangle inequality
+///    `D_r <= D_a + D_b + sqrt(3) u max|r_i| <= M tau`, `M = |m_a| + |m_b|`,
+///    `tau = sigma + 2^-60 + sqrt(3) u (1 + sqrt(2/3) sigma + 2^-60) / (1 - u)`.
+/// 3. The test. `s >= M (1 - sqrt(2/3) sigma - 2^-68)` and the two roundings of the test, so
+///    `|r_0| >= rho A M` with `A = (1 - 2^-52)(1 - sqrt(2/3) sigma_max - 2^-68)`, and
+///    `|m_r| >= M (rho A - sqrt(2/3) tau)`: `sqrt(v_r) = D_r / |m_r| <= tau / (rho A - sqrt(2/3) tau)`.
+///    That is at most `Q = 0.99 min(w sqrt(k), 0.18) - 2^-50` when
+///    `rho A >= tau (1 / Q + sqrt(2/3))`. The computed `lr` is then at most
+///    `C (Q + 2^-50)^2 (1 + 2^-50) < min(W k, 0.099)`: below the clamp of noise to 1
+///    (`sqrt(0.1 / C) > 0.18`), and below `W k` (`F < W k` as `k >= 100`). No report.
+/// 4. `w` ranges over `[w0, wm]`, `w0 = sqrt(F / C)`, `wm = sqrt((1 + 2^-52) / (C k))`;
+///    `tau / Q` decreases while `w sqrt(k) <= 0.18` and increases after, so its largest value is
+///    at an end, and `tau` grows with `w`: `rho` takes both ends (and `sigma_max = sigma(wm)` where
+///    a bound needs it), with 1% to spare for its own rounding.
+/// 5. Ranges. `|r_0| >= rho A M >= 5 sqrt(2) tau M >= 5 sqrt(2) D_r` makes every `|r_i| >= |r_0| / 2`,
+///    normal when `lo >= 2^(e_min + 2) / rho`; `|r_i| <= (|a_i| + |b_i|) / (1 - u) <= 2 s`, finite
+///    when `hi = 2^(e_max - 2)` (and binary64 sums of operand samples stay below `2^1023`).
+pub(crate) fn cancel_ratio_for(k: f64, precision: u32) -> [f64; 3] {
+    const NEVER: [f64; 3] = [f64::INFINITY, f64::INFINITY, 0.0];
+    let (floor, e_min, e_max) = match precision {
+        53 => (crate::ops::exact_scale::<f64>(), -1022, 1023),
+        24 => (crate::ops::exact_scale::<f32>(), -126, 127),
+        11 => (crate::ops::exact_scale::<half::f16>(), -14, 15),
+        _ => (crate::ops::exact_scale::<half::bf16>(), -126, 127),
+    };
+    if !(k >= 100.0 && floor * k <= 1.0) {
+        return NEVER;
+    }
+    let c = crate::value::C;
+    let u = 2f64.powi(1 - precision as i32);
+    let s23 = (2.0f64 / 3.0).sqrt() * (1.0 + 1e-12);
+    let sk = k.sqrt();
+    let w0 = (floor / c).sqrt() * (1.0 - 1e-12);
+    let wm = ((1.0 + 2f64.powi(-52)) / (c * k)).sqrt() * (1.0 + 1e-12);
+    let sigma = |w: f64| w * (1.0 + 2f64.powi(-51)) + 2f64.powi(-50);
+    let sigma_max = sigma(wm);
+    let tau = |w: f64| sigma(w) + 2f64.powi(-60) + 3f64.sqrt() * u * (1.0 + s23 * sigma_max + 2f64.powi(-60)) / (1.0 - u);
+    let q = |w: f64| 0.99 * (w * sk).min(0.18) - 2f64.powi(-50);
+    let a = (1.0 - 2f64.powi(-52)) * (1.0 - s23 * sigma_max - 2f64.powi(-68));
+    let (q0, qm) = (q(w0), q(wm));
+    if !(sigma_max <= 0.12 && q0 > 0.0 && qm > 0.0) {
+        return NEVER;
+    }
+    let rho = ((tau(w0) / q0).max(tau(wm) / qm) + s23 * tau(wm)) / a * 1.01;
+    if rho.is_nan() || rho > 0.5 {
+        return NEVER;
+    }
+    let mut lo = 2f64.powi(e_min + 2) / rho;
+    if precision == 53 {
+        lo = lo.max(2f64.powi(-900));
+    }
+    // A power of two at or above.
+    let lo = 2f64.powi(lo.log2().ceil() as i32);
+    [rho, lo, 2f64.powi(e_max - 2)]
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn default_ratio_follows_the_default_threshold() {
+        for (i, p) in PRECISIONS.into_iter().enumerate() {
+            assert_eq!(DEFAULT_RATIO[i], cancel_ratio_for(1e8, p), "precision {p}");
+        }
+    }
 
     #[test]
     fn default_ulps_follow_the_default_threshold() {
@@ -361,3 +484,4 @@ pub fn reset() {
         }
     }
 }
+

@@ -117,14 +117,8 @@ impl<F: Format> Stochastic<F> {
     /// zero mean with samples that differ). Also true for a value with a non-finite sample.
     #[inline(always)]
     pub fn is_noise(&self) -> bool {
-        is_noise_f64(self.samples_f64())
-    }
-
-    /// Whether the three samples are the same finite value, bit for bit (an exactly known value:
-    /// not noise).
-    #[inline(always)]
-    pub(crate) fn is_exact_finite(&self) -> bool {
-        F::exact_finite(self.s)
+        // Most values are decided on the samples' bits alone.
+        !F::surely_not_noise(self.s) && is_noise_f64(self.samples_f64())
     }
 
     /// Whether CADNA would call this a computed zero: a zero mean, or numerical noise.

@@ -1,0 +1,163 @@
+//! Overhead of discrete stochastic arithmetic on a sparse matrix-vector product shaped like NPB
+//! CG's: `q[i] = sum_k a[k] * p[colidx[k]]` over the row's nonzeros (CSR), with inexact values.
+//!
+//! Run: `cargo bench -p fptune --bench spmv`. `FPTUNE_BENCH_N=7000` chooses the order (CG class W),
+//! `FPTUNE_BENCH_REPS=3` the repetitions (the minimum is kept), `FPTUNE_BENCH_TYPES=sf64,sf32`
+//! restricts the stochastic rows to some of `sf64 sf32 sf16 sbf16` (native f64 and f32 always
+//! run), `FPTUNE_BENCH_DETECTION=all` (or `off`) runs the stochastic types with that detection
+//! only. Times are the thread's CPU time where Linux reports it, else wall-clock time.
+//!
+//! Each row has 8 to 70 nonzeros (uniform) in random columns. The matrix entries are `x / 3` with
+//! `x` uniform in [0, 1) and the vector entries `y / 3` with `y` uniform in [-1, 1), each computed
+//! in the row's type as `(x + x 2^e) - x 2^e` with `x = v / 3` (`e` = 18, 8, 4, 3 for binary64, binary32, binary16,
+//! bfloat16; cancellation detection off meanwhile): under DSA every operand is inexact and has
+//! lost about a third of its digits, as the vectors of CG have after a few iterations, so no
+//! operation takes the exact-operand shortcuts, the sums' samples are too far apart for the
+//! cancellation check's ulp test, and the sums of mixed-sign products exercise its full path. One timed run is 10 products; the table gives nanoseconds per
+//! multiply-add and the ratio to the native type (`Sf64` against `f64`, the others against `f32`).
+
+use std::hint::black_box;
+use std::ops::{Add, Div, Mul, Sub};
+use std::time::Duration;
+
+mod common;
+use common::{thread_cpu_time, Clock, Inputs};
+
+use fptune::{Sbf16, Sf16, Sf32, Sf64};
+
+/// The CSR pattern: row starts and column indices.
+struct Pattern {
+    rowstr: Vec<usize>,
+    colidx: Vec<usize>,
+}
+
+fn pattern(n: usize) -> Pattern {
+    let mut g = Inputs(0xC6_5EED);
+    let mut rowstr = vec![0];
+    let mut colidx = Vec::new();
+    for _ in 0..n {
+        let nz = 8 + (g.next() % 63) as usize;
+        let start = colidx.len();
+        colidx.extend((0..nz).map(|_| (g.next() % n as u64) as usize));
+        colidx[start..].sort_unstable();
+        rowstr.push(colidx.len());
+    }
+    Pattern { rowstr, colidx }
+}
+
+/// CG's inner product loop (`conj_grad`, `q = A p`).
+#[inline(never)]
+fn spmv<T>(m: &Pattern, a: &[T], p: &[T], q: &mut [T], zero: T)
+where
+    T: Copy + Add<Output = T> + Mul<Output = T>,
+{
+    for (i, qi) in q.iter_mut().enumerate() {
+        let mut sum = zero;
+        for k in m.rowstr[i]..m.rowstr[i + 1] {
+            sum = sum + a[k] * p[m.colidx[k]];
+        }
+        *qi = sum;
+    }
+}
+
+const PRODUCTS: usize = 10;
+
+/// Fills the values (computed in `T`, about a third of the digits lost to the sum with `x 2^e`), times `PRODUCTS` products `reps` times and
+/// returns the fastest run.
+fn time<T>(m: &Pattern, reps: usize, conv: impl Fn(f64) -> T, e: i32, zero: T) -> Duration
+where
+    T: Copy + Add<Output = T> + Sub<Output = T> + Mul<Output = T> + Div<Output = T>,
+{
+    use fptune::stochastic::{is_detected, set_detected, Instability::Cancellation};
+    let n = m.rowstr.len() - 1;
+    let mut g = Inputs(0x05EE_D0FF_970E);
+    let (three, big) = (conv(3.0), conv(2f64.powi(e)));
+    let cancellation = is_detected(Cancellation);
+    set_detected(Cancellation, false);
+    let value = |v: f64| {
+        let x = conv(v) / three;
+        (x + x * big) - x * big
+    };
+    let a: Vec<T> = (0..m.colidx.len()).map(|_| value(g.next_unit())).collect();
+    let p: Vec<T> = (0..n).map(|_| value(2.0 * g.next_unit() - 1.0)).collect();
+    set_detected(Cancellation, cancellation);
+    let mut q = vec![zero; n];
+    let mut best = Duration::MAX;
+    for _ in 0..reps {
+        let t = Clock::start();
+        for _ in 0..PRODUCTS {
+            spmv(black_box(m), black_box(&a), black_box(&p), black_box(&mut q), zero);
+        }
+        best = best.min(t.elapsed());
+        black_box(&q);
+    }
+    best
+}
+
+fn main() {
+    let n: usize = std::env::var("FPTUNE_BENCH_N").ok().and_then(|v| v.trim().parse().ok()).unwrap_or(7000);
+    let reps: usize =
+        std::env::var("FPTUNE_BENCH_REPS").ok().and_then(|v| v.trim().parse().ok()).unwrap_or(3).max(1);
+    let only: Option<Vec<String>> = std::env::var("FPTUNE_BENCH_TYPES")
+        .ok()
+        .map(|v| v.split(',').map(|s| s.trim().to_lowercase()).collect());
+    let want = |name: &str| only.as_ref().is_none_or(|o| o.iter().any(|x| x == name));
+    let detections: Vec<bool> = match std::env::var("FPTUNE_BENCH_DETECTION").ok().as_deref() {
+        Some("all") => vec![true],
+        Some("off") => vec![false],
+        _ => vec![true, false],
+    };
+    let m = pattern(n);
+    let nnz = m.colidx.len();
+    fptune::stochastic::set_seed(1);
+    println!(
+        "spmv bench: CSR, n = {n}, {nnz} nonzeros ({:.1} per row), inexact values, {PRODUCTS} products per run, min of {reps} runs, {} time",
+        nnz as f64 / n as f64,
+        if thread_cpu_time().is_some() { "thread CPU" } else { "wall-clock" },
+    );
+    let ops = (nnz * PRODUCTS) as f64;
+    let t64 = time(&m, reps, |x| x, 18, 0.0f64);
+    let t32 = time(&m, reps, |x| x as f32, 8, 0.0f32);
+    println!();
+    println!("| type | detection | ns / multiply-add | overhead |");
+    println!("|---|---|---:|---|");
+    println!("| f64 | - | {:.2} | 1x |", t64.as_secs_f64() * 1e9 / ops);
+    println!("| f32 | - | {:.2} | 1x |", t32.as_secs_f64() * 1e9 / ops);
+    let row = |name: &str, detection: &str, t: Duration, label: &str, base: Duration| {
+        println!(
+            "| {name} | {detection} | {:.2} | {label} = {:.1}x |",
+            t.as_secs_f64() * 1e9 / ops,
+            t.as_secs_f64() / base.as_secs_f64()
+        );
+    };
+    let mut notes = Vec::new();
+    for &on in &detections {
+        fptune::stochastic::set_all_detected(on);
+        fptune::stochastic::reset();
+        let detection = if on { "all" } else { "off" };
+        if want("sf64") {
+            row("Sf64", detection, time(&m, reps, Sf64::from, 18, Sf64::default()), "Sf64/f64", t64);
+        }
+        if want("sf32") {
+            row("Sf32", detection, time(&m, reps, Sf32::from, 8, Sf32::default()), "Sf32/f32", t32);
+        }
+        if want("sf16") {
+            row("Sf16", detection, time(&m, reps, Sf16::from, 4, Sf16::default()), "Sf16/f32", t32);
+        }
+        if want("sbf16") {
+            row("Sbf16", detection, time(&m, reps, Sbf16::from, 3, Sbf16::default()), "Sbf16/f32", t32);
+        }
+        if on {
+            let report = fptune::stochastic::report();
+            let found: Vec<String> = report.iter().map(|(k, c)| format!("{c} {}", k.key())).collect();
+            notes.push(format!(
+                "instabilities detected (all types, all runs): {}",
+                if found.is_empty() { "none".to_string() } else { found.join(", ") }
+            ));
+        }
+    }
+    fptune::stochastic::set_all_detected(true);
+    for note in notes {
+        println!("\n{note}");
+    }
+}
