@@ -190,7 +190,7 @@ pub struct Lab<'a> {
     console: &'a Console,
     cache: Mutex<Cache>,
     warnings: Vec<String>,
-    /// DSA builds with the crate's own code unoptimised ([`cargo::unoptimised`]).
+    /// DSA builds with the crate's own code unoptimised ([`cargo::candidate_overrides`]).
     quick: bool,
     /// Candidates are built and run natively before their DSA run.
     native_first: bool,
@@ -264,8 +264,8 @@ impl<'a> Lab<'a> {
             RunTarget::Example(e) => Target::Example(e.clone()),
         };
         opts.profile = cargo::Profile::Release;
-        if stochastic && self.quick {
-            opts.config = cargo::unoptimised("release", &self.ws.name);
+        if stochastic {
+            opts.config = cargo::candidate_overrides("release", &self.ws.name, self.quick);
         }
         opts.stochastic = stochastic;
         opts.target_dir = Some(scratch.target_dir().to_path_buf());
