@@ -88,8 +88,8 @@ pub struct Counts {
     /// Configurations the search found that failed their re-check, so it searched again.
     #[serde(default)]
     pub rejected: usize,
-    /// Candidates whose native run failed the requirement, so they were not run under DSA
-    /// (with `native_first`).
+    /// Candidates whose native run failed the requirement (run first with `native_first`, or
+    /// after a valid DSA run with `native_after`).
     #[serde(default)]
     pub native_rejected: usize,
     /// Whether DSA candidates were built with the crate's own code unoptimised.
@@ -98,6 +98,10 @@ pub struct Counts {
     /// Whether candidates were built and run natively before their DSA run.
     #[serde(default)]
     pub native_first: bool,
+    /// Whether candidates valid under DSA were run natively too (after a configuration found
+    /// failed its native re-check).
+    #[serde(default)]
+    pub native_after: bool,
 }
 
 /// The final configuration re-verified: an independent DSA run (another seed), then rebuilt
@@ -194,6 +198,9 @@ pub struct Lab<'a> {
     quick: bool,
     /// Candidates are built and run natively before their DSA run.
     native_first: bool,
+    /// A configuration found failed its native re-check: from then on the search runs the
+    /// candidates valid under DSA natively too.
+    native_after: std::sync::atomic::AtomicBool,
 }
 
 impl<'a> Lab<'a> {
@@ -251,6 +258,7 @@ impl<'a> Lab<'a> {
             warnings: warning.into_iter().collect(),
             quick: false,
             native_first: false,
+            native_after: std::sync::atomic::AtomicBool::new(false),
         })
     }
 
@@ -332,6 +340,12 @@ impl<'a> Lab<'a> {
         let run = self.build_and_run(worker, config, seed)?;
         self.cache.lock().map_err(|_| anyhow!("the cache lock is poisoned"))?.insert(run.clone());
         Ok((run, false))
+    }
+
+    /// Whether a candidate's native build is part of its validity in the search: with
+    /// `native_first`, and once a configuration found has failed its native re-check.
+    fn natively_checked(&self) -> bool {
+        self.native_first || self.native_after.load(std::sync::atomic::Ordering::Relaxed)
     }
 
     /// Writes the cache of runs to its file.
@@ -434,38 +448,58 @@ impl LabOracle<'_, '_> {
         Some(native.outcome(Some(Reason::NativeFailed { detail: reason.to_string() }), cached))
     }
 
-    /// Tests one configuration on `worker`: natively first when that is the strategy, then
-    /// under DSA with the search's seed. The outcome's times add both.
+    /// Tests one configuration on `worker` under DSA with the search's seed and, when the
+    /// native build is part of validity ([`Lab::natively_checked`]), natively: first (and
+    /// alone, when it fails) with `native_first`, otherwise after a valid DSA run. The outcome's
+    /// times add both.
     fn test_one(&self, worker: &Worker, config: &Configuration) -> Result<Outcome> {
         let lab = self.lab;
-        let mut native_cost = (0.0, 0.0);
+        let mut native = None;
         if lab.native_first {
-            let (native, cached) = lab.run_config(worker, config, None)?;
-            if let Some(outcome) = self.judge_native(&native, cached) {
+            let (run, cached) = lab.run_config(worker, config, None)?;
+            if let Some(outcome) = self.judge_native(&run, cached) {
                 return Ok(outcome);
             }
-            if !cached {
-                native_cost = (native.build_seconds, native.run_seconds);
-            }
+            native = Some((run, cached));
         }
         let (run, cached) = lab.run_config(worker, config, Some(lab.settings.seed))?;
         let mut outcome = self.judge(&run, cached);
-        outcome.build_seconds += native_cost.0;
-        outcome.run_seconds += native_cost.1;
-        outcome.cached &= native_cost == (0.0, 0.0);
+        if outcome.is_valid() && native.is_none() && lab.natively_checked() {
+            let (run, cached) = lab.run_config(worker, config, None)?;
+            if let Some(failed) = self.judge_native(&run, cached) {
+                outcome.invalid = failed.invalid;
+            }
+            native = Some((run, cached));
+        }
+        if let Some((run, false)) = native {
+            outcome.build_seconds += run.build_seconds;
+            outcome.run_seconds += run.run_seconds;
+            outcome.cached = false;
+        }
         Ok(outcome)
     }
 }
 
 impl Oracle for LabOracle<'_, '_> {
     fn recall(&mut self, config: &Configuration) -> Option<Outcome> {
-        if let Some(run) = self.lab.recall_run(config, Some(self.lab.settings.seed)) {
-            return Some(self.judge(&run, true));
+        let lab = self.lab;
+        let dsa = lab.recall_run(config, Some(lab.settings.seed));
+        if !lab.natively_checked() {
+            return Some(self.judge(dsa.as_ref()?, true));
         }
-        // Natively failed under this requirement: no DSA run needed (another requirement may
-        // have needed only the native run).
-        let native = self.lab.recall_run(config, None).filter(|_| self.lab.native_first)?;
-        self.judge_native(&native, true)
+        // The verdicts in the order `test_one` reaches them; unknown until both are known,
+        // unless the first decides.
+        let native = lab.recall_run(config, None);
+        let native_failed = native.as_ref().and_then(|n| self.judge_native(n, true));
+        if lab.native_first && native_failed.is_some() {
+            return native_failed;
+        }
+        let outcome = self.judge(dsa.as_ref()?, true);
+        if !outcome.is_valid() {
+            return Some(outcome);
+        }
+        native.as_ref()?;
+        Some(native_failed.unwrap_or(outcome))
     }
 
     fn test(&mut self, batch: &[Configuration]) -> Result<Vec<Outcome>> {
@@ -729,6 +763,12 @@ pub fn tune_for(lab: &Lab<'_>, prepared: &Prepared, req: &Requirement) -> Result
         let check = final_check(lab, prepared, &result.configuration, &reference, req, &mut counts)
             .map_err(TuneError::internal)?;
         let failed = check.dsa_recheck_reason.clone().or_else(|| check.reason.clone());
+        if check.reason.is_some() && !lab.natively_checked() {
+            // Random rounding does not show everything round-to-nearest does (a sum that
+            // stagnates in binary16): the native build joins the validity of candidates.
+            console.stage("a configuration valid under DSA failed natively: candidates valid under DSA now run natively too");
+            lab.native_after.store(true, std::sync::atomic::Ordering::Relaxed);
+        }
         match failed {
             Some(detail) if result.configuration != prepared.start && rejected.len() < MAX_REJECTED => {
                 console.stage(&format!("{} failed its re-check ({detail}): searching again without it", result.configuration));
@@ -740,6 +780,7 @@ pub fn tune_for(lab: &Lab<'_>, prepared: &Prepared, req: &Requirement) -> Result
     counts.rejected = rejected.len();
     counts.quick_builds = prepared.quick_builds;
     counts.native_first = prepared.native_first;
+    counts.native_after = lab.native_after.load(std::sync::atomic::Ordering::Relaxed);
     counts.total_seconds = started.elapsed().as_secs_f64();
     Ok(Tuned {
         units: prepared.units.clone(),

@@ -229,6 +229,12 @@ pub fn summary(report: &Report) -> String {
             "candidates ran natively first: {} failed there and were not run under DSA",
             c.native_rejected
         );
+    } else if c.native_after {
+        let _ = writeln!(
+            s,
+            "a configuration valid under DSA failed natively, so candidates valid under DSA also ran natively: {} failed there",
+            c.native_rejected
+        );
     }
     if c.rejected > 0 {
         let _ = writeln!(
