@@ -214,7 +214,7 @@ impl<'a> Lab<'a> {
         std::fs::create_dir_all(&logs)
             .with_context(|| format!("cannot create the output directory {}", logs.display()))
             .map_err(TuneError::Usage)?;
-        let key = cache_key(inv, settings, &run);
+        let key = cache_key(ws, inv, settings, &run);
         let (cache, warning) = Cache::load(settings.out.join("cache.json"), key).map_err(TuneError::internal)?;
         let mut workers = Vec::new();
         let dirs = ws.target_dir.join("fptune");
@@ -548,9 +548,10 @@ fn diagnostics(built: &BuildResult) -> Vec<DiagnosticLike> {
 }
 
 /// The key of the persistent cache: everything that changes what a configuration's run gives
-/// (the sources, the program and its arguments, the tool), and nothing that only changes the
+/// (the sources, the program and its arguments, the tool, the sources of a path dependency on
+/// fptune), and nothing that only changes the
 /// verdict (the digits) or which configurations are tried (the ladder). Seeds are kept per run.
-fn cache_key(inv: &Inventory, settings: &Settings, run: &RunTarget) -> String {
+fn cache_key(ws: &Workspace, inv: &Inventory, settings: &Settings, run: &RunTarget) -> String {
     let mut h = Sha256::new();
     h.update(env!("CARGO_PKG_VERSION"));
     for (rel, text) in &inv.sources {
@@ -560,6 +561,23 @@ fn cache_key(inv: &Inventory, settings: &Settings, run: &RunTarget) -> String {
         h.update([0]);
     }
     h.update(format!("{:?}|{}", settings.args, run.name()));
+    // A checkout of fptune as a path dependency: its runtime and macro sources too.
+    for dir in ws.fptune_path.as_deref().map(crate::workspace::path_dependency_dirs).unwrap_or_default() {
+        let mut files: Vec<PathBuf> = walkdir::WalkDir::new(dir.join("src"))
+            .into_iter()
+            .filter_map(|e| e.ok())
+            .filter(|e| e.file_type().is_file())
+            .map(|e| e.into_path())
+            .collect();
+        files.push(dir.join("Cargo.toml"));
+        files.sort();
+        for f in files {
+            h.update(f.to_string_lossy().as_bytes());
+            h.update([0]);
+            h.update(std::fs::read(&f).unwrap_or_default());
+            h.update([0]);
+        }
+    }
     h.finalize().iter().map(|b| format!("{b:02x}")).collect()
 }
 

@@ -25,6 +25,9 @@ pub struct Workspace {
     pub metadata: Metadata,
     /// Whether the package depends on `fptune`.
     pub depends_on_fptune: bool,
+    /// The directory of the `fptune` dependency when it is a path dependency (a checkout of
+    /// fptune, as the samples use): its sources change what a run gives.
+    pub fptune_path: Option<PathBuf>,
     /// cargo's target directory for this workspace (fptune keeps its warm builds under
     /// `fptune/` inside it).
     pub target_dir: PathBuf,
@@ -80,6 +83,12 @@ impl Workspace {
             examples: kinds("example"),
             metadata,
             depends_on_fptune: package.dependencies.iter().any(|d| d.name == "fptune"),
+            fptune_path: package
+                .dependencies
+                .iter()
+                .find(|d| d.name == "fptune")
+                .and_then(|d| d.path.clone())
+                .map(|p| p.into_std_path_buf()),
             target_dir: meta.target_directory.clone().into_std_path_buf(),
         })
     }
@@ -171,5 +180,46 @@ fn select_package<'m>(meta: &'m CargoMetadata, args: &PackageArgs) -> Result<&'m
             let names: Vec<String> = members.iter().map(|p| p.name.to_string()).collect();
             bail!("this is a workspace: choose the package with -p NAME ({})", names.join(", "))
         }
+    }
+}
+
+/// The package directories a path dependency at `dir` is built from: `dir` and, transitively,
+/// the path dependencies its `Cargo.toml` names (fptune's macros and syntax crates), in a fixed
+/// order.
+pub fn path_dependency_dirs(dir: &Path) -> Vec<PathBuf> {
+    let mut seen: Vec<PathBuf> = Vec::new();
+    let mut todo = vec![dir.to_path_buf()];
+    while let Some(d) = todo.pop() {
+        let d = d.canonicalize().unwrap_or(d);
+        if seen.contains(&d) {
+            continue;
+        }
+        if let Some(manifest) = std::fs::read_to_string(d.join("Cargo.toml")).ok().and_then(|t| t.parse::<toml_edit::DocumentMut>().ok()) {
+            if let Some(deps) = manifest.get("dependencies").and_then(|x| x.as_table_like()) {
+                for (_, dep) in deps.iter() {
+                    if let Some(path) = dep.as_table_like().and_then(|t| t.get("path")).and_then(|p| p.as_str()) {
+                        todo.push(d.join(path));
+                    }
+                }
+            }
+        }
+        seen.push(d);
+    }
+    seen.sort();
+    seen
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_path_dependency_on_fptune_brings_its_macro_and_syntax_crates() {
+        let stochastic = Path::new(env!("CARGO_MANIFEST_DIR")).join("../stochastic");
+        let names: Vec<String> = path_dependency_dirs(&stochastic)
+            .iter()
+            .map(|d| d.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default())
+            .collect();
+        assert_eq!(names, ["macros", "stochastic", "syntax"]);
     }
 }
