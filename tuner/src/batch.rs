@@ -464,6 +464,10 @@ fn tune_crate(
             }
         }
         table.rows.push(row);
+        // Written after every requirement too, so a batch stopped by force leaves its rows
+        // (the caller writes the finished table, and reports a failure to write it).
+        table.total_seconds = started.elapsed().as_secs_f64();
+        let _ = table.write(&out.join(&table.package));
     }
     table.total_seconds = started.elapsed().as_secs_f64();
     (table, exit::SUCCESS)

@@ -204,6 +204,7 @@ mod tests {
             },
             build_seconds: 3.0,
             run_seconds: 0.5,
+            runs: 1,
             log: Some("logs/7.log".into()),
         }
     }

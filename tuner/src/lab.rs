@@ -334,10 +334,15 @@ impl<'a> Lab<'a> {
     /// The run of a configuration with `seed` (`None`: native), from the cache or built and run
     /// now on `worker` (and then cached); `true` when it came from the cache.
     fn run_config(&self, worker: &Worker, config: &Configuration, seed: Option<u64>) -> Result<(CandidateRun, bool)> {
-        if let Some(run) = self.recall_run(config, seed) {
+        self.run_config_times(worker, config, seed, 1)
+    }
+
+    /// [`Lab::run_config`], with a run that ran at least `runs` times (timed by the fastest).
+    fn run_config_times(&self, worker: &Worker, config: &Configuration, seed: Option<u64>, runs: u32) -> Result<(CandidateRun, bool)> {
+        if let Some(run) = self.recall_run(config, seed).filter(|r| r.runs >= runs || r.failure().is_some()) {
             return Ok((run, true));
         }
-        let run = self.build_and_run(worker, config, seed)?;
+        let run = self.build_and_run(worker, config, seed, runs)?;
         self.cache.lock().map_err(|_| anyhow!("the cache lock is poisoned"))?.insert(run.clone());
         Ok((run, false))
     }
@@ -353,9 +358,9 @@ impl<'a> Lab<'a> {
         self.cache.lock().map_err(|_| anyhow!("the cache lock is poisoned"))?.save()
     }
 
-    /// Builds and runs one configuration: under DSA with `seed`, or natively (`None`, run three
-    /// times and timed by the fastest).
-    fn build_and_run(&self, worker: &Worker, config: &Configuration, seed: Option<u64>) -> Result<CandidateRun> {
+    /// Builds and runs one configuration: under DSA with `seed`, or natively (`None`), `runs`
+    /// times, timed by the fastest.
+    fn build_and_run(&self, worker: &Worker, config: &Configuration, seed: Option<u64>, runs: u32) -> Result<CandidateRun> {
         let key = config.key().replace(',', "-");
         let tag = match seed {
             Some(s) if s == self.settings.seed => key,
@@ -370,6 +375,7 @@ impl<'a> Lab<'a> {
             result: RunResult::Finished { records: Vec::new(), overflows: 0 },
             build_seconds: 0.0,
             run_seconds: 0.0,
+            runs: 0,
             log: log.strip_prefix(&self.settings.out).map(Path::to_path_buf).ok(),
         };
         if let Some(u) = self.capped.iter().find(|&&u| matches!(config.0[u], FloatFormat::F16 | FloatFormat::BF16)) {
@@ -397,9 +403,9 @@ impl<'a> Lab<'a> {
             return Ok(run);
         };
         let out = self.logs.join(format!("{tag}.jsonl"));
-        let times = if seed.is_some() { 1 } else { 3 };
         let mut fastest = f64::INFINITY;
-        for _ in 0..times {
+        for _ in 0..runs.max(1) {
+            run.runs += 1;
             let ran = self.execute(&exe, &out, &log, seed.unwrap_or(self.settings.seed))?;
             fastest = fastest.min(ran.elapsed.as_secs_f64());
             run.run_seconds = fastest;
@@ -701,7 +707,7 @@ pub fn prepare(lab: &mut Lab<'_>) -> Result<Prepared, TuneError> {
         // The same program, so the same roundings: the records must be identical. Checked
         // once, on the reference.
         let worker0 = lock(lab, 0)?;
-        let quick = lab.build_and_run(&worker0, &start, Some(lab.settings.seed)).map_err(TuneError::internal)?;
+        let quick = lab.build_and_run(&worker0, &start, Some(lab.settings.seed), 1).map_err(TuneError::internal)?;
         drop(worker0);
         counts.other_builds += 1;
         if quick.result == reference.result {
@@ -849,8 +855,10 @@ fn final_check(
     counts: &mut Counts,
 ) -> Result<FinalCheck> {
     let worker = lab.workers[0].lock().map_err(|_| anyhow!("a worker's lock is poisoned"))?;
+    // Native builds are timed by the fastest of three runs (the search ran them once).
     let mut run = |config: &Configuration, seed: Option<u64>| -> Result<CandidateRun> {
-        let (run, cached) = lab.run_config(&worker, config, seed)?;
+        let runs = if seed.is_none() { 3 } else { 1 };
+        let (run, cached) = lab.run_config_times(&worker, config, seed, runs)?;
         counts.other_builds += usize::from(!cached && run.build_seconds > 0.0);
         Ok(run)
     };
