@@ -172,6 +172,25 @@ fn candidates_run_natively_first_find_the_same_configuration_and_skip_dsa_runs_t
 }
 
 #[test]
+fn a_configuration_that_passes_under_dsa_but_stagnates_natively_makes_the_search_check_natively() {
+    let (_dir, krate) = fixture("stagnation");
+    let run = fptune(&krate, &["--digits", "1", "-j", "1"]);
+    assert_eq!(run.code, 0, "stdout:\n{}\nstderr:\n{}", run.stdout, run.stderr);
+    let r = report(&krate);
+    // All in binary16 passes under DSA (about 4, two digits) but gives 2 natively: rejected at
+    // its re-check, after which candidates valid under DSA also run natively.
+    assert_eq!(found(&r), vec![("step".into(), "f16".into()), ("sum".into(), "f32".into())]);
+    let c = &r["counts"];
+    assert_eq!((c["native_after"].as_bool(), c["native_first"].as_bool()), (Some(true), Some(false)), "{c}");
+    assert!(c["rejected"].as_u64().is_some_and(|n| n >= 1), "{c}");
+    assert_eq!(r["final_check"]["meets_requirement"], true, "{}", r["final_check"]);
+    assert_eq!(r["final_check"]["dsa_recheck_valid"], true, "{}", r["final_check"]);
+    let sum = &r["knobs"][1];
+    assert!(sum["evidence"].as_str().is_some_and(|e| e.contains("natively") || e.contains("re-checked")), "{sum}");
+    assert!(run.stdout.contains("candidates valid under DSA also ran natively"), "{}", run.stdout);
+}
+
+#[test]
 fn candidates_that_hang_give_nan_panic_or_check_fewer_values_are_invalid_and_the_search_goes_on() {
     let (_dir, krate) = fixture("tune_trouble");
     let run = fptune(&krate, &["--digits", "3", "-j", "1", "--timeout", "5"]);
