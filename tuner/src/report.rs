@@ -243,12 +243,21 @@ pub fn summary(report: &Report) -> String {
             c.rejected
         );
     }
+    if c.two_seeds {
+        let _ = writeln!(
+            s,
+            "a configuration valid under DSA failed with another seed, so candidates ran under DSA with seeds {} and {}",
+            report.seed,
+            report.seed.wrapping_add(1)
+        );
+    }
+    let recheck_seed = f.dsa_recheck_seed.unwrap_or(report.seed.wrapping_add(1));
     match &f.dsa_recheck_reason {
         None => {
-            let _ = writeln!(s, "independent DSA re-check (seed {}): valid", report.seed.wrapping_add(1));
+            let _ = writeln!(s, "independent DSA re-check (seed {recheck_seed}): valid");
         }
         Some(r) => {
-            let _ = writeln!(s, "independent DSA re-check (seed {}): NOT valid: {r}", report.seed.wrapping_add(1));
+            let _ = writeln!(s, "independent DSA re-check (seed {recheck_seed}): NOT valid: {r}");
         }
     }
     let verdict = if f.meets_requirement { "meet the requirement" } else { "DO NOT meet the requirement" };
