@@ -48,6 +48,17 @@ impl Lit {
         Lit { d, s }
     }
 
+    /// The literal as an exact stochastic value of format `F`: rounded to nearest, and in a
+    /// 16-bit format an overflow (underflow) counted when it becomes infinite (zero).
+    #[inline(always)]
+    pub fn stochastic<F: Format>(self) -> Stochastic<F> {
+        let v = Stochastic::new(self.to());
+        if F::LIMITED_RANGE {
+            v.check_range_unary([self.d; 3]);
+        }
+        v
+    }
+
     /// The literal in format `F`, rounded to nearest.
     #[inline(always)]
     pub fn to<F: Format>(self) -> F {
@@ -187,7 +198,7 @@ impl<B: Format> Join<Stochastic<B>> for Lit {
     type Out = Stochastic<B>;
     #[inline(always)]
     fn join(a: Lit, b: Stochastic<B>) -> (Self::Out, Self::Out) {
-        (Stochastic::new(a.to()), b)
+        (a.stochastic(), b)
     }
 }
 
@@ -195,7 +206,7 @@ impl<A: Format> Join<Lit> for Stochastic<A> {
     type Out = Stochastic<A>;
     #[inline(always)]
     fn join(a: Self, b: Lit) -> (Self::Out, Self::Out) {
-        (a, Stochastic::new(b.to()))
+        (a, b.stochastic())
     }
 }
 
@@ -557,7 +568,7 @@ impl<A: Format, B: Format> Store<Stochastic<B>> for Stochastic<A> {
 impl<B: Format> Store<Stochastic<B>> for Lit {
     #[inline(always)]
     fn store(self) -> Stochastic<B> {
-        Stochastic::new(self.to())
+        self.stochastic()
     }
 }
 

@@ -364,11 +364,31 @@ pub fn cancellation_threshold() -> u32 {
     CANCEL.load(Ordering::Relaxed)
 }
 
-/// Counts one instability of `kind` on the calling thread.
+/// Counts one instability of `kind` on the calling thread (and, under
+/// [`STOP_ON_OVERFLOW_ENV`], ends the process at the first overflow).
 #[cold]
 #[inline(never)]
 pub(crate) fn record(kind: Instability) {
     COUNTERS.with(|c| c[kind as usize].fetch_add(1, Ordering::Relaxed));
+    if kind == Instability::Overflow && stop_on_overflow() {
+        eprintln!("fptune: stopped at the first overflow of a 16-bit format ({STOP_ON_OVERFLOW_ENV} is set)");
+        std::process::exit(OVERFLOW_EXIT_CODE);
+    }
+}
+
+/// The environment variable that makes a run end at its first overflow of a 16-bit format, with
+/// exit code [`OVERFLOW_EXIT_CODE`]. The tuner sets it for candidates: an overflow makes a
+/// candidate invalid, so the rest of its run (often the slowest part: values gone infinite or
+/// NaN keep every check on its slow path) would only be thrown away. The values checked before
+/// it are written as usual.
+pub const STOP_ON_OVERFLOW_ENV: &str = "FPTUNE_STOP_ON_OVERFLOW";
+
+/// The exit code of a run ended by [`STOP_ON_OVERFLOW_ENV`].
+pub const OVERFLOW_EXIT_CODE: i32 = 86;
+
+fn stop_on_overflow() -> bool {
+    static STOP: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *STOP.get_or_init(|| std::env::var_os(STOP_ON_OVERFLOW_ENV).is_some_and(|v| !v.is_empty() && v != "0"))
 }
 
 /// Counts of every kind of instability detected so far in this run, all threads together, and

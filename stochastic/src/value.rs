@@ -57,10 +57,16 @@ impl<F: Format> Stochastic<F> {
 
     /// An `f64` input (a literal, a primitive operand) rounded to nearest into this format, as the
     /// compiler rounds a literal: three equal samples.
+    /// Into a 16-bit format, a finite input that becomes infinite counts as an overflow and a
+    /// nonzero one that becomes zero as an underflow, as for any operation.
     #[inline(always)]
     pub fn from_f64(x: f64) -> Self {
         let r = F::nearest(x);
-        Self::from_repr([r, r, r])
+        let out = Self::from_repr([r, r, r]);
+        if F::LIMITED_RANGE {
+            out.check_range_unary([x; 3]);
+        }
+        out
     }
 
     /// A value from three given samples (for tests and for reading back recorded values).

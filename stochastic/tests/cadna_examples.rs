@@ -808,3 +808,18 @@ fn half_precision_hilbert_3_determinant_keeps_one_digit_without_instability() {
     }
     v.check();
 }
+
+#[test]
+fn a_primitive_too_large_for_binary16_counts_as_an_overflow_when_converted() {
+    let _serial = serial();
+    use fptune::{Sbf16, Sf16};
+    let (x, report) = run(1, || Sf16::from(70000.0));
+    assert!(x.samples().iter().all(|s| s.is_infinite()));
+    assert_eq!(report.count(Overflow), 1);
+    let (tiny, report) = run(1, || Sf16::from(1e-10) + Sf16::from(0.0));
+    assert_eq!(tiny.mean(), 0.0);
+    assert_eq!(report.count(Underflow), 1);
+    // In range: nothing; bfloat16 holds 70000.
+    let (_, report) = run(1, || (Sf16::from(60000.0), Sbf16::from(70000.0)));
+    assert_eq!(report.total(), 0);
+}

@@ -212,6 +212,8 @@ pub struct Lab<'a> {
     /// A configuration found failed its DSA re-check: from then on the search runs the
     /// candidates under DSA with two seeds.
     two_seeds: std::sync::atomic::AtomicBool,
+    /// Candidates' DSA runs end at their first 16-bit overflow (not the reference's).
+    stop_on_overflow: bool,
 }
 
 impl<'a> Lab<'a> {
@@ -271,6 +273,7 @@ impl<'a> Lab<'a> {
             native_first: false,
             native_after: std::sync::atomic::AtomicBool::new(false),
             two_seeds: std::sync::atomic::AtomicBool::new(false),
+            stop_on_overflow: false,
         })
     }
 
@@ -301,12 +304,15 @@ impl<'a> Lab<'a> {
     /// Runs a built program with a seed of the stochastic arithmetic, its checks going to `out`.
     fn execute(&self, exe: &Path, out: &Path, log: &Path, seed: u64) -> Result<process::RunResult> {
         let _ = std::fs::remove_file(out);
-        let cmd = Command::new(exe.as_os_str())
+        let mut cmd = Command::new(exe.as_os_str())
             .args(self.settings.args.iter())
             .env("FPTUNE_OUT", out.as_os_str())
             .env("FPTUNE_SEED", seed.to_string())
             .env("RUST_BACKTRACE", "0")
             .cwd(self.ws.root.clone());
+        if self.stop_on_overflow {
+            cmd = cmd.env(fptune::stochastic::STOP_ON_OVERFLOW_ENV, "1");
+        }
         process::run(&cmd, self.timeout, log)
     }
 
@@ -457,6 +463,9 @@ impl<'a> Lab<'a> {
                 Status::Exited(0) => {
                     let checked = validate::read_run(&out)?;
                     RunResult::Finished { overflows: checked.overflows(), records: checked.records }
+                }
+                Status::Exited(fptune::stochastic::OVERFLOW_EXIT_CODE) if self.stop_on_overflow && seed.is_some() => {
+                    RunResult::Overflowed
                 }
                 Status::Exited(code) => {
                     RunResult::Crashed { code: Some(code), signal: None, stderr_tail: ran.stderr_tail(2000) }
@@ -733,7 +742,9 @@ pub fn prepare(lab: &mut Lab<'_>) -> Result<Prepared, TuneError> {
         }
     };
 
-    // 4. How candidates are built and run, from what the reference cost.
+    // 4. How candidates are built and run, from what the reference cost. An overflow makes a
+    // candidate invalid: its run may stop there.
+    lab.stop_on_overflow = true;
     let mut dsa_run_seconds = reference.run_seconds;
     lab.quick = match lab.settings.quick_builds {
         When::Never => false,

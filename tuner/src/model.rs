@@ -382,6 +382,9 @@ pub enum RunResult {
         /// The end of its standard error.
         stderr_tail: String,
     },
+    /// It stopped at its first 16-bit overflow (candidates run with
+    /// `FPTUNE_STOP_ON_OVERFLOW`): invalid whatever the requirement.
+    Overflowed,
     /// It ran to the end: its checked values.
     Finished {
         /// The checked values, in order.
@@ -407,6 +410,7 @@ impl CandidateRun {
             RunResult::Crashed { code, signal, stderr_tail } => {
                 Some(Reason::Crashed { code: *code, signal: *signal, stderr_tail: stderr_tail.clone() })
             }
+            RunResult::Overflowed => Some(Reason::Overflow { count: 1 }),
             RunResult::Finished { .. } => None,
         }
     }

@@ -92,7 +92,8 @@ fn tuning_finds_each_knobs_lowest_format_and_apply_writes_it() {
     );
     // The knobs kept high carry their evidence: what lowering them did.
     let wide = &r["knobs"][2];
-    assert!(wide["evidence"].as_str().is_some_and(|e| e.contains("overflow") || e.contains("not finite")), "{wide}");
+    // Its binary16 run stopped at the first overflow.
+    assert!(wide["evidence"].as_str().is_some_and(|e| e.contains("overflow")), "{wide}");
     let offset = &r["knobs"][3];
     assert!(offset["evidence"].as_str().is_some_and(|e| !e.is_empty()), "{offset}");
     assert_eq!(r["counts"]["compilations_failed"], 0);
