@@ -467,7 +467,7 @@ mod not_noise_tests {
                 let d = if format == 0 { 1i64 << 44 } else { 1i64 << 15 };
                 let step = |x: f64, n: i64| {
                     if format == 0 {
-                        f64::from_bits((x.to_bits() as i64 + n) as u64)
+                        f64::from_bits((x.to_bits() as i64).wrapping_add(n) as u64)
                     } else {
                         f64::from(f32::from_bits(((x as f32).to_bits() as i64 + n) as u32))
                     }
