@@ -382,19 +382,7 @@ impl<'a> Lab<'a> {
     /// too with [`Lab::two_seeds`] (from the same build: the sources do not change, so cargo
     /// has nothing to do); natively last once [`Lab::natively_checked`].
     fn checks(&self) -> Vec<Option<u64>> {
-        let seed = self.settings.seed;
-        let mut checks = Vec::with_capacity(4);
-        if self.native_first {
-            checks.push(None);
-        }
-        checks.push(Some(seed));
-        if self.two_seeds() {
-            checks.push(Some(seed.wrapping_add(1)));
-        }
-        if self.natively_checked() && !self.native_first {
-            checks.push(None);
-        }
-        checks
+        checks(self.settings.seed, self.native_first, self.two_seeds(), self.natively_checked())
     }
 
     /// The seed of the final DSA re-check: one the search did not use.
@@ -876,6 +864,22 @@ pub fn tune_for(lab: &Lab<'_>, prepared: &Prepared, req: &Requirement) -> Result
     })
 }
 
+/// The runs a candidate must pass, in order ([`Lab::checks`]): `None` is the native build.
+fn checks(seed: u64, native_first: bool, two_seeds: bool, natively: bool) -> Vec<Option<u64>> {
+    let mut checks = Vec::with_capacity(4);
+    if native_first {
+        checks.push(None);
+    }
+    checks.push(Some(seed));
+    if two_seeds {
+        checks.push(Some(seed.wrapping_add(1)));
+    }
+    if natively && !native_first {
+        checks.push(None);
+    }
+    checks
+}
+
 /// How many configurations found by a search may fail their re-check before the last one is
 /// reported as it is.
 const MAX_REJECTED: usize = 8;
@@ -954,4 +958,23 @@ fn final_check(
         original_seconds,
         tuned_seconds,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::checks;
+
+    #[test]
+    fn a_candidate_passes_its_checks_cheapest_decisive_first() {
+        // By default, DSA with the search's seed only.
+        assert_eq!(checks(1, false, false, false), [Some(1)]);
+        // Native first: the native run decides alone when it fails.
+        assert_eq!(checks(1, true, false, true), [None, Some(1)]);
+        // After a failed native re-check: natively after a valid DSA run.
+        assert_eq!(checks(1, false, false, true), [Some(1), None]);
+        // After a failed seed re-check: the next seed too, before any native run.
+        assert_eq!(checks(7, false, true, true), [Some(7), Some(8), None]);
+        assert_eq!(checks(7, true, true, true), [None, Some(7), Some(8)]);
+        assert_eq!(checks(u64::MAX, false, true, false), [Some(u64::MAX), Some(0)]);
+    }
 }
