@@ -167,11 +167,14 @@ impl Cache {
         };
         let write = || -> anyhow::Result<()> {
             fs::create_dir_all(dir)?;
-            let mut temp = tempfile::NamedTempFile::new_in(dir)?;
-            serde_json::to_writer(&mut temp, &file)?;
-            temp.write_all(b"\n")?;
-            temp.as_file().sync_all()?;
-            temp.persist(path)?;
+            // Buffered: serde writes token by token (a run of `control` holds 700 records, and
+            // the cache of a batch tens of megabytes). Not synced: losing a cache to a power cut
+            // costs only runs; the rename still never leaves a partial file.
+            let temp = tempfile::NamedTempFile::new_in(dir)?;
+            let mut out = std::io::BufWriter::with_capacity(1 << 20, temp);
+            serde_json::to_writer(&mut out, &file)?;
+            out.write_all(b"\n")?;
+            out.into_inner().map_err(|e| e.into_error())?.persist(path)?;
             Ok(())
         };
         write().with_context(|| format!("cannot write the cache {}", path.display()))?;

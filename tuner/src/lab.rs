@@ -214,6 +214,8 @@ pub struct Lab<'a> {
     two_seeds: std::sync::atomic::AtomicBool,
     /// Candidates' DSA runs end at their first 16-bit overflow (not the reference's).
     stop_on_overflow: bool,
+    /// When the cache was last written.
+    last_save: Mutex<Instant>,
 }
 
 impl<'a> Lab<'a> {
@@ -274,6 +276,7 @@ impl<'a> Lab<'a> {
             native_after: std::sync::atomic::AtomicBool::new(false),
             two_seeds: std::sync::atomic::AtomicBool::new(false),
             stop_on_overflow: false,
+            last_save: Mutex::new(Instant::now()),
         })
     }
 
@@ -392,7 +395,20 @@ impl<'a> Lab<'a> {
 
     /// Writes the cache of runs to its file.
     fn save_cache(&self) -> Result<()> {
-        self.cache.lock().map_err(|_| anyhow!("the cache lock is poisoned"))?.save()
+        self.cache.lock().map_err(|_| anyhow!("the cache lock is poisoned"))?.save()?;
+        if let Ok(mut last) = self.last_save.lock() {
+            *last = Instant::now();
+        }
+        Ok(())
+    }
+
+    /// [`Lab::save_cache`], unless it was written less than `period` ago.
+    fn save_cache_every(&self, period: Duration) -> Result<()> {
+        let due = self.last_save.lock().map(|last| last.elapsed() >= period).unwrap_or(true);
+        if due {
+            self.save_cache()?;
+        }
+        Ok(())
     }
 
     /// Builds and runs one configuration: under DSA with `seed`, or natively (`None`), `runs`
@@ -567,8 +583,10 @@ impl Oracle for LabOracle<'_, '_> {
                 results[chunk_start + i] = Some(o);
             }
         }
-        // Saved after each batch, so an interrupted search loses nothing.
-        lab.save_cache()?;
+        // Saved after a batch at most every few seconds (a batch's cache grows to tens of
+        // megabytes), and at the end of the search's requirement by the final check: an
+        // interrupted search loses little.
+        lab.save_cache_every(Duration::from_secs(10))?;
         results.into_iter().map(|r| r.unwrap_or_else(|| Err(anyhow!("a candidate was not run")))).collect()
     }
 }
