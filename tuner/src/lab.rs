@@ -173,10 +173,6 @@ pub struct Prepared {
     pub warnings: Vec<String>,
     /// Builds and time spent preparing.
     pub counts: Counts,
-    /// Whether DSA candidates are built unoptimised.
-    pub quick_builds: bool,
-    /// Whether candidates run natively first.
-    pub native_first: bool,
 }
 
 /// One parallel worker: a scratch copy with its own warm target directory.
@@ -517,18 +513,12 @@ impl LabOracle<'_, '_> {
         }
     }
 
-    /// Tests one configuration on `worker`: each of [`Lab::checks`] in turn, until one fails.
-    /// The outcome's times add those of the runs made.
-    fn test_one(&self, worker: &Worker, config: &Configuration) -> Result<Outcome> {
-        let mut spent: Option<(f64, f64)> = None;
+    /// The outcome of [`Lab::checks`] taken in turn with the runs `run` gives (`None`: the run
+    /// is unknown, and so is the outcome): the first check that fails decides.
+    fn decide(&self, mut run: impl FnMut(Option<u64>) -> Result<Option<(CandidateRun, bool)>>) -> Result<Option<Outcome>> {
         let mut last = None;
         for seed in self.lab.checks() {
-            let (run, cached) = self.lab.run_config(worker, config, seed)?;
-            if !cached {
-                let s = spent.get_or_insert((0.0, 0.0));
-                s.0 += run.build_seconds;
-                s.1 += run.run_seconds;
-            }
+            let Some((run, cached)) = run(seed)? else { return Ok(None) };
             let outcome = self.judge_any(&run, cached);
             let failed = !outcome.is_valid();
             last = Some(outcome);
@@ -536,7 +526,23 @@ impl LabOracle<'_, '_> {
                 break;
             }
         }
-        let mut outcome = last.ok_or_else(|| anyhow!("no check to run"))?;
+        Ok(last)
+    }
+
+    /// Tests one configuration on `worker`: each of [`Lab::checks`] in turn, until one fails.
+    /// The outcome's times add those of the runs made.
+    fn test_one(&self, worker: &Worker, config: &Configuration) -> Result<Outcome> {
+        let mut spent: Option<(f64, f64)> = None;
+        let outcome = self.decide(|seed| {
+            let (run, cached) = self.lab.run_config(worker, config, seed)?;
+            if !cached {
+                let s = spent.get_or_insert((0.0, 0.0));
+                s.0 += run.build_seconds;
+                s.1 += run.run_seconds;
+            }
+            Ok(Some((run, cached)))
+        })?;
+        let mut outcome = outcome.ok_or_else(|| anyhow!("no check to run"))?;
         if let Some((build, run)) = spent {
             (outcome.build_seconds, outcome.run_seconds, outcome.cached) = (build, run, false);
         }
@@ -548,16 +554,7 @@ impl Oracle for LabOracle<'_, '_> {
     /// The outcome known from the cache: the first check that fails decides; unknown while a
     /// check before it has not run.
     fn recall(&mut self, config: &Configuration) -> Option<Outcome> {
-        let mut last = None;
-        for seed in self.lab.checks() {
-            let outcome = self.judge_any(&self.lab.recall_run(config, seed)?, true);
-            let failed = !outcome.is_valid();
-            last = Some(outcome);
-            if failed {
-                break;
-            }
-        }
-        last
+        self.decide(|seed| Ok(self.lab.recall_run(config, seed).map(|run| (run, true)))).ok().flatten()
     }
 
     fn test(&mut self, batch: &[Configuration]) -> Result<Vec<Outcome>> {
@@ -609,8 +606,8 @@ fn diagnostics(built: &BuildResult) -> Vec<DiagnosticLike> {
 
 /// The key of the persistent cache: everything that changes what a configuration's run gives
 /// (the sources, the program and its arguments, the tool, the sources of a path dependency on
-/// fptune), and nothing that only changes the
-/// verdict (the digits) or which configurations are tried (the ladder). Seeds are kept per run.
+/// fptune), and nothing that only changes the verdict (the digits) or which configurations are
+/// tried (the ladder). Seeds are kept per run.
 fn cache_key(ws: &Workspace, inv: &Inventory, settings: &Settings, run: &RunTarget) -> String {
     let mut h = Sha256::new();
     h.update(env!("CARGO_PKG_VERSION"));
@@ -800,8 +797,6 @@ pub fn prepare(lab: &mut Lab<'_>) -> Result<Prepared, TuneError> {
         // A candidate may be slower than the reference (more iterations), not ten times.
         lab.timeout = Duration::from_secs_f64((10.0 * dsa_run_seconds).max(20.0));
     }
-    counts.quick_builds = lab.quick;
-    counts.native_first = lab.native_first;
     counts.total_seconds = started.elapsed().as_secs_f64();
     Ok(Prepared {
         units,
@@ -811,8 +806,6 @@ pub fn prepare(lab: &mut Lab<'_>) -> Result<Prepared, TuneError> {
         probe_rounds: probing.rounds(),
         warnings,
         counts,
-        quick_builds: lab.quick,
-        native_first: lab.native_first,
     })
 }
 
@@ -864,8 +857,8 @@ pub fn tune_for(lab: &Lab<'_>, prepared: &Prepared, req: &Requirement) -> Result
         }
     };
     counts.rejected = rejected.len();
-    counts.quick_builds = prepared.quick_builds;
-    counts.native_first = prepared.native_first;
+    counts.quick_builds = lab.quick;
+    counts.native_first = lab.native_first;
     counts.native_after = lab.native_after.load(std::sync::atomic::Ordering::Relaxed);
     counts.two_seeds = lab.two_seeds();
     counts.total_seconds = started.elapsed().as_secs_f64();
