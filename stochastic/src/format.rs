@@ -438,31 +438,23 @@ promote! {
 #[cfg(test)]
 mod not_noise_tests {
     use super::*;
-    use crate::value::is_noise_f64;
+    use crate::value::{is_noise_f64, splitmix, unit};
 
     /// The bit test must imply that the full noise test says "not noise", for samples spread
     /// around the test's bound and the noise bound, across the range, for each storage type.
     #[test]
     fn surely_not_noise_implies_not_noise() {
-        let mut z = 9u64;
-        let mut next = move || {
-            z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
-            let mut x = z;
-            x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-            x = (x ^ (x >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-            x ^ (x >> 31)
-        };
-        let unit = |r: u64| (r >> 11) as f64 / (1u64 << 53) as f64;
+        let mut next = splitmix(9);
         let mut passed = [0u32; 3];
         for i in 0..3_000_000u32 {
             let format = i % 3;
             let (e_lo, e_hi) = if format == 0 { (-1030, 1030) } else { (-150, 130) };
             let m = (1.0 + unit(next())) * 2f64.powi(e_lo + (next() % (e_hi - e_lo) as u64) as i32);
-            let m = if next() % 2 == 0 { m } else { -m };
+            let m = if next().is_multiple_of(2) { m } else { -m };
             // Relative spreads from 2^-60 to 4, log-uniform.
             let spread = 2f64.powf(-60.0 + 62.0 * unit(next()));
             let mut s: [f64; 3] = std::array::from_fn(|_| m * (1.0 + spread * (2.0 * unit(next()) - 1.0)));
-            if next() % 4 == 0 {
+            if next().is_multiple_of(4) {
                 // Adversarial: the outer samples at the test's bound, or just inside, in bits.
                 let d = if format == 0 { 1i64 << 44 } else { 1i64 << 15 };
                 let step = |x: f64, n: i64| {
@@ -474,7 +466,7 @@ mod not_noise_tests {
                 };
                 let off = |r: u64| d - (r % 3) as i64;
                 s = [step(s[1], -off(next())), s[1], step(s[1], off(next()))];
-                if next() % 2 == 0 {
+                if next().is_multiple_of(2) {
                     s.swap(0, 2);
                 }
             }

@@ -458,21 +458,7 @@ mod ratio_tests {
     use super::*;
     use crate::stochastic::cancel_ratio_for;
 
-    /// SplitMix64 from `seed`.
-    fn splitmix(seed: u64) -> impl FnMut() -> u64 {
-        let mut z = seed;
-        move || {
-            z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
-            let mut x = z;
-            x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-            x = (x ^ (x >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-            x ^ (x >> 31)
-        }
-    }
-
-    fn unit(r: u64) -> f64 {
-        (r >> 11) as f64 / (1u64 << 53) as f64
-    }
+    use crate::value::{splitmix, unit};
 
     /// Samples of one operand of format `F` around `m`: exact, a few ulps apart, relative
     /// deviations log-uniform from far below the exact scale to noise, or (binary64) tiny

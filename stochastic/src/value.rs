@@ -374,9 +374,9 @@ macro_rules! widen {
 }
 widen!(f32 => f64, half::f16 => f64, half::bf16 => f64, half::f16 => f32, half::bf16 => f32);
 
-/// SplitMix64 from `seed`: the random cases of the tests below.
+/// SplitMix64 from `seed`: the random cases of the crate's unit tests.
 #[cfg(test)]
-fn splitmix(seed: u64) -> impl FnMut() -> u64 {
+pub(crate) fn splitmix(seed: u64) -> impl FnMut() -> u64 {
     let mut z = seed;
     move || {
         z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
@@ -385,6 +385,12 @@ fn splitmix(seed: u64) -> impl FnMut() -> u64 {
         x = (x ^ (x >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
         x ^ (x >> 31)
     }
+}
+
+/// A random draw as a number in `[0, 1)` (its top 53 bits).
+#[cfg(test)]
+pub(crate) fn unit(r: u64) -> f64 {
+    (r >> 11) as f64 / (1u64 << 53) as f64
 }
 
 #[cfg(test)]
@@ -396,7 +402,6 @@ mod surely_below_tests {
     #[test]
     fn surely_below_implies_the_exact_test() {
         let mut next = splitmix(7);
-        let unit = |r: u64| (r >> 11) as f64 / (1u64 << 53) as f64;
         let (mut passed, mut checked) = (0, 0);
         for _ in 0..2_000_000 {
             let t = [SURELY_MIN, 1.26e-24, 3.6e-7, 1e-3, NOISE * C, 0.1][(next() % 6) as usize];
