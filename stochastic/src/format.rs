@@ -84,6 +84,13 @@ pub trait Format:
     fn from_repr(r: Self::Repr) -> Self;
     /// A primitive value as a sample (exact).
     fn to_repr(self) -> Self::Repr;
+    /// The bit pattern, zero-extended (for a conversion to the same format that is no
+    /// conversion: formats of equal [`Format::RANK`] are the same).
+    #[doc(hidden)]
+    fn to_bits64(self) -> u64;
+    /// The value of the bit pattern [`Format::to_bits64`] gives.
+    #[doc(hidden)]
+    fn from_bits64(b: u64) -> Self;
     /// Round-to-nearest of an `f64` (how a literal or an input is converted).
     fn nearest(x: f64) -> Self::Repr;
     /// Directed rounding of an `f64`.
@@ -193,6 +200,14 @@ impl Format for f64 {
         self
     }
     #[inline(always)]
+    fn to_bits64(self) -> u64 {
+        self.to_bits()
+    }
+    #[inline(always)]
+    fn from_bits64(b: u64) -> Self {
+        f64::from_bits(b)
+    }
+    #[inline(always)]
     fn nearest(x: f64) -> f64 {
         x
     }
@@ -266,6 +281,14 @@ impl Format for f32 {
         self
     }
     #[inline(always)]
+    fn to_bits64(self) -> u64 {
+        u64::from(self.to_bits())
+    }
+    #[inline(always)]
+    fn from_bits64(b: u64) -> Self {
+        f32::from_bits(b as u32)
+    }
+    #[inline(always)]
     fn nearest(x: f64) -> f32 {
         x as f32
     }
@@ -330,11 +353,19 @@ macro_rules! sixteen_bit_format {
 
             #[inline(always)]
             fn from_repr(r: f32) -> Self {
-                <$t>::from_f32(r)
+                <$t as crate::cvt::Half32>::narrow(r)
             }
             #[inline(always)]
             fn to_repr(self) -> f32 {
-                self.to_f32()
+                crate::cvt::Half32::widen(self)
+            }
+            #[inline(always)]
+            fn to_bits64(self) -> u64 {
+                u64::from(self.to_bits())
+            }
+            #[inline(always)]
+            fn from_bits64(b: u64) -> Self {
+                <$t>::from_bits(b as u16)
             }
             #[inline(always)]
             fn nearest(x: f64) -> f32 {
@@ -386,6 +417,13 @@ macro_rules! sixteen_bit_format {
 
 sixteen_bit_format!(f16, GRID_F16, lanes::F16, lanes::mul3_f16, "binary16", "fptune::f16", 11, 3.31, 1);
 sixteen_bit_format!(bf16, GRID_BF16, lanes::BF16, lanes::mul3_bf16, "bfloat16", "fptune::bf16", 8, 2.41, 0);
+
+/// Whether format `G` holds every value of format `F` (the same format, or a wider one: binary16
+/// and bfloat16 do not hold each other's values), so that converting is exact.
+#[inline(always)]
+pub(crate) fn holds<F: Format, G: Format>() -> bool {
+    G::RANK == F::RANK || (G::RANK >= 2 && G::RANK > F::RANK)
+}
 
 /// [`Format::surely_not_noise`] of `f32` samples (binary32 bit patterns, `D = 2^15`).
 #[inline(always)]

@@ -36,6 +36,7 @@
 //! operand's format, rounding at random when the result is wider.
 
 mod check;
+mod cvt;
 mod format;
 mod lanes;
 mod math;

@@ -423,6 +423,7 @@ pub(crate) fn grid_round(x: f64, err: f64, dir: f64, g: Grid) -> f64 {
 /// bits of the `f64` significand, and with F16C it converts through `f32` (double rounding), so
 /// values just off a midpoint round the wrong way. Rounding to odd into `f32` first keeps the
 /// information that matters (24 bits >= 11 + 2), and `half`'s `f32` conversions are correct.
+#[inline(always)]
 pub(crate) fn grid_nearest(x: f64, g: Grid) -> f64 {
     let s = x as f32;
     // Exact: x - RN32(x) fits in an f64 (-inf when s overflowed, NaN when x is).
@@ -432,10 +433,11 @@ pub(crate) fn grid_nearest(x: f64, g: Grid) -> f64 {
     } else {
         s
     };
+    use crate::cvt::Half32;
     if g.p == GRID_F16.p {
-        f16::from_f32(odd).to_f64()
+        f64::from(f16::narrow(odd).widen())
     } else {
-        bf16::from_f32(odd).to_f64()
+        f64::from(bf16::narrow(odd).widen())
     }
 }
 

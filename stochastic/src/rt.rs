@@ -24,6 +24,7 @@ use std::ops::{Add, AddAssign, Div, DivAssign, Mul, MulAssign, Rem, RemAssign, S
 
 use half::{bf16, f16};
 
+use crate::cvt::Half32;
 use crate::format::{Format, Promote, Repr};
 use crate::value::{Sbf16, Sf16, Sf32, Sf64, Stochastic};
 
@@ -129,12 +130,20 @@ impl<F: Format> Scalar for Stochastic<F> {}
 /// Widens a native value exactly into another format.
 #[inline(always)]
 fn widen<F: Format, G: Format>(x: F) -> G {
+    if F::RANK == G::RANK {
+        return G::from_bits64(x.to_bits64());
+    }
     G::from_repr(G::exact(x.to_repr().to_f64()))
 }
 
 /// Round-to-nearest from one native format to another (from the exact value: one rounding).
+/// Exact, and no conversion through `f64`, when `B` holds every value of `A` (an `f16` stored
+/// into an `f16` place, say).
 #[inline(always)]
 fn nearest<A: Format, B: Format>(x: A) -> B {
+    if crate::format::holds::<A, B>() {
+        return widen(x);
+    }
     B::from_repr(B::nearest(x.to_repr().to_f64()))
 }
 
@@ -285,8 +294,80 @@ impl<'a, F: Format> Operand for &'a Stochastic<F> {
     }
 }
 
+/// The arithmetic of the types two float operands meet in ([`Join::Out`]): their operators,
+/// except that `f16` and `bf16` compute in `f32` with [`crate::cvt`]'s conversions (`half`'s
+/// operators call a conversion function three times per operation). Computing in binary32 and
+/// rounding once to nearest gives the correctly rounded result: 24 >= 2 x 11 + 2 bits, so the
+/// double rounding of `+ - * /` is innocuous, and `%` is exact. (`%` is [`ArithRem`]: stochastic
+/// values have none.)
+pub trait Arith: Sized {
+    #[doc(hidden)]
+    fn fp_add(a: Self, b: Self) -> Self;
+    #[doc(hidden)]
+    fn fp_sub(a: Self, b: Self) -> Self;
+    #[doc(hidden)]
+    fn fp_mul(a: Self, b: Self) -> Self;
+    #[doc(hidden)]
+    fn fp_div(a: Self, b: Self) -> Self;
+}
+
+/// `%` of the native types two float operands meet in (see [`Arith`]).
+pub trait ArithRem: Sized {
+    #[doc(hidden)]
+    fn fp_rem(a: Self, b: Self) -> Self;
+}
+
+macro_rules! arith_by_operators {
+    ($([$($g:tt)*] $t:ty),* $(,)?) => {$(
+        impl<$($g)*> Arith for $t {
+            #[inline(always)]
+            fn fp_add(a: Self, b: Self) -> Self { a + b }
+            #[inline(always)]
+            fn fp_sub(a: Self, b: Self) -> Self { a - b }
+            #[inline(always)]
+            fn fp_mul(a: Self, b: Self) -> Self { a * b }
+            #[inline(always)]
+            fn fp_div(a: Self, b: Self) -> Self { a / b }
+        }
+    )*};
+}
+
+arith_by_operators!([] f64, [] f32, [] Lit, [F: Format] Stochastic<F>);
+
+macro_rules! rem_by_operator {
+    ($($t:ty),*) => {$(
+        impl ArithRem for $t {
+            #[inline(always)]
+            fn fp_rem(a: Self, b: Self) -> Self { a % b }
+        }
+    )*};
+}
+
+rem_by_operator!(f64, f32, Lit);
+
+macro_rules! arith_through_f32 {
+    ($($h:ty),*) => {$(
+        impl Arith for $h {
+            #[inline(always)]
+            fn fp_add(a: Self, b: Self) -> Self { <$h as Half32>::narrow(a.widen() + b.widen()) }
+            #[inline(always)]
+            fn fp_sub(a: Self, b: Self) -> Self { <$h as Half32>::narrow(a.widen() - b.widen()) }
+            #[inline(always)]
+            fn fp_mul(a: Self, b: Self) -> Self { <$h as Half32>::narrow(a.widen() * b.widen()) }
+            #[inline(always)]
+            fn fp_div(a: Self, b: Self) -> Self { <$h as Half32>::narrow(a.widen() / b.widen()) }
+        }
+        impl ArithRem for $h {
+            #[inline(always)]
+            fn fp_rem(a: Self, b: Self) -> Self { <$h as Half32>::narrow(a.widen() % b.widen()) }
+        }
+    )*};
+}
+
+arith_through_f32!(f16, bf16);
+
 macro_rules! binary {
-    ($Float:ident, $Std:ident, $m:ident, $Op:ident, $op:ident) => {
+    ($Float:ident, $Std:ident, $m:ident, $Op:ident, $op:ident, $Arith:ident, $fp:ident) => {
         /// Float operands: computed in their common format.
         pub trait $Float {
             /// Result type.
@@ -297,14 +378,14 @@ macro_rules! binary {
         impl<A: Operand, B: Operand> $Float for &Pair<A, B>
         where
             A::V: Join<B::V>,
-            <A::V as Join<B::V>>::Out: $Op<Output = <A::V as Join<B::V>>::Out>,
+            <A::V as Join<B::V>>::Out: $Arith,
         {
             type Out = <A::V as Join<B::V>>::Out;
             #[inline(always)]
             fn $m(&self) -> Self::Out {
                 let (a, b) = self.take();
                 let (a, b) = <A::V as Join<B::V>>::join(a.v(), b.v());
-                $Op::$op(a, b)
+                $Arith::$fp(a, b)
             }
         }
         /// Any other operands: the ordinary operator.
@@ -325,11 +406,11 @@ macro_rules! binary {
     };
 }
 
-binary!(FloatAdd, StdAdd, __fp_add, Add, add);
-binary!(FloatSub, StdSub, __fp_sub, Sub, sub);
-binary!(FloatMul, StdMul, __fp_mul, Mul, mul);
-binary!(FloatDiv, StdDiv, __fp_div, Div, div);
-binary!(FloatRem, StdRem, __fp_rem, Rem, rem);
+binary!(FloatAdd, StdAdd, __fp_add, Add, add, Arith, fp_add);
+binary!(FloatSub, StdSub, __fp_sub, Sub, sub, Arith, fp_sub);
+binary!(FloatMul, StdMul, __fp_mul, Mul, mul, Arith, fp_mul);
+binary!(FloatDiv, StdDiv, __fp_div, Div, div, Arith, fp_div);
+binary!(FloatRem, StdRem, __fp_rem, Rem, rem, ArithRem, fp_rem);
 
 /// The operand types of a compound assignment, for dispatch without moving anything:
 /// `(&&types(&*place, &rhs)).__fp_compound().sub_assign(place, rhs)`. Only types are dispatched
@@ -384,16 +465,16 @@ impl<A: ?Sized, B> StdCompoundKind for Types<A, B> {
 }
 
 macro_rules! compound {
-    ($m:ident, $Op:ident, $op:ident, $OpAssign:ident, $op_assign:ident) => {
+    ($m:ident, $Arith:ident, $fp:ident, $OpAssign:ident, $op_assign:ident) => {
         impl FloatCompound {
             /// `place op= b` in the common format.
             #[inline(always)]
             pub fn $m<A: Scalar + Join<B::V>, B: Operand>(self, place: &mut A, b: B)
             where
-                A::Out: $Op<Output = A::Out> + Store<A>,
+                A::Out: $Arith + Store<A>,
             {
                 let (x, y) = A::join(*place, b.v());
-                *place = $Op::$op(x, y).store();
+                *place = $Arith::$fp(x, y).store();
             }
         }
         impl StdCompound {
@@ -406,11 +487,11 @@ macro_rules! compound {
     };
 }
 
-compound!(add_assign, Add, add, AddAssign, add_assign);
-compound!(sub_assign, Sub, sub, SubAssign, sub_assign);
-compound!(mul_assign, Mul, mul, MulAssign, mul_assign);
-compound!(div_assign, Div, div, DivAssign, div_assign);
-compound!(rem_assign, Rem, rem, RemAssign, rem_assign);
+compound!(add_assign, Arith, fp_add, AddAssign, add_assign);
+compound!(sub_assign, Arith, fp_sub, SubAssign, sub_assign);
+compound!(mul_assign, Arith, fp_mul, MulAssign, mul_assign);
+compound!(div_assign, Arith, fp_div, DivAssign, div_assign);
+compound!(rem_assign, ArithRem, fp_rem, RemAssign, rem_assign);
 
 /// Float comparisons in the common format (stochastic ones as CADNA's relational operators).
 pub trait FloatCmp {
@@ -1244,11 +1325,11 @@ macro_rules! half_math {
         impl HalfMath for $h {
             #[inline(always)]
             fn via(self, f: impl Fn(f32) -> f32) -> Self {
-                <$h>::from_f32(f(self.to_f32()))
+                <$h as Half32>::narrow(f(self.widen()))
             }
             #[inline(always)]
             fn via2(self, o: Self, f: impl Fn(f32, f32) -> f32) -> Self {
-                <$h>::from_f32(f(self.to_f32(), o.to_f32()))
+                <$h as Half32>::narrow(f(self.widen(), o.widen()))
             }
             #[inline(always)]
             fn mul_add(self, a: Self, b: Self) -> Self {
@@ -1414,6 +1495,22 @@ where
     fn cast_operand(self) -> T {
         self.cast_as()
     }
+}
+
+impl<F: Format + Arith, const K: u32> Arith for Probe<F, K> {
+    #[inline(always)]
+    fn fp_add(a: Self, b: Self) -> Self { Probe(F::fp_add(a.0, b.0)) }
+    #[inline(always)]
+    fn fp_sub(a: Self, b: Self) -> Self { Probe(F::fp_sub(a.0, b.0)) }
+    #[inline(always)]
+    fn fp_mul(a: Self, b: Self) -> Self { Probe(F::fp_mul(a.0, b.0)) }
+    #[inline(always)]
+    fn fp_div(a: Self, b: Self) -> Self { Probe(F::fp_div(a.0, b.0)) }
+}
+
+impl<F: Format + ArithRem, const K: u32> ArithRem for Probe<F, K> {
+    #[inline(always)]
+    fn fp_rem(a: Self, b: Self) -> Self { Probe(F::fp_rem(a.0, b.0)) }
 }
 
 macro_rules! probe_ops {

@@ -138,9 +138,7 @@ impl<F: Format> Stochastic<F> {
     /// widening is exact.
     #[inline(always)]
     pub fn cast<G: Format>(self) -> Stochastic<G> {
-        // Same format, or a wider one that holds every value of F (binary16 and bfloat16 do not
-        // hold each other's values).
-        if G::RANK == F::RANK || (G::RANK >= 2 && G::RANK > F::RANK) {
+        if crate::format::holds::<F, G>() {
             return Stochastic::from_repr(self.s.map(|r| G::exact(r.to_f64())));
         }
         let d = rng::directions();
