@@ -553,6 +553,9 @@ const FLOAT_METHODS: [&str; 24] = [
     "mul_add",
 ];
 
+/// Float methods of two operands that the dispatch computes in the operands' common format.
+const TWO_OPERAND_METHODS: [&str; 5] = ["powf", "atan2", "hypot", "min", "max"];
+
 fn wrap_dispatch(span: Span, body: TokenStream) -> Expr {
     parse_quote_spanned!(span=> {
         #[allow(unused_imports)]
@@ -1044,6 +1047,20 @@ impl VisitMut for Rewriter {
                 }
                 let params = name.and_then(|n| self.cx.fns.get(&n).cloned());
                 self.rewrite_call_args(params.as_ref(), &mut call.args);
+            }
+            Expr::MethodCall(m)
+                if m.args.len() == 1
+                    && m.turbofish.is_none()
+                    && TWO_OPERAND_METHODS.iter().any(|n| m.method == n)
+                    && self.looks_float(&m.receiver)
+                    && !(literal_like(&m.receiver, &self.cx.aliases) && literal_like(&m.args[0], &self.cx.aliases)) =>
+            {
+                // `x.powf(y)` between floats: computed in their common format, a literal argument
+                // adapting to the receiver, as `x + y` is.
+                let method = syn::Ident::new(&format!("__fp_{}", m.method), m.method.span());
+                let recv = self.operand((*m.receiver).clone());
+                let arg = self.operand(m.args[0].clone());
+                *e = wrap_dispatch(span, quote_spanned!(span=> (&&::fptune::__rt::pair(#recv, #arg)).#method()));
             }
             Expr::MethodCall(m) => {
                 self.visit_expr_mut(&mut m.receiver);

@@ -150,7 +150,7 @@ fn all_f64_results_are_bit_identical_to_the_code_without_the_attributes() {
     assert!(!plain_text.contains("#[tune") && !plain_text.contains("#[fptune::tune"), "markers left");
     let plain = Scratch::new(&plain_text).build(&[], "plain").expect("plain fixture builds");
     let plain_values = values(&run(&plain, &[]));
-    assert_eq!(tuned_values.len(), 14);
+    assert_eq!(tuned_values.len(), 15);
     assert_eq!(tuned_values, plain_values);
 }
 

@@ -1360,11 +1360,125 @@ where
 /// Every dispatch trait, for a glob import where the expansion calls them.
 pub mod prelude {
     pub use super::{
-        FloatAdd, FloatCmp, FloatCompoundKind, FloatCopy, FloatDiv, FloatFold, FloatMul, FloatRem,
-        FloatStore, FloatSub, HalfMath, StdAdd, StdCompoundKind, StdCopy, StdDiv, StdEq, StdFold,
-        StdMul, StdOrd, StdRem, StdStore, StdSub,
+        FloatAdd, FloatAtan2, FloatCmp, FloatCompoundKind, FloatCopy, FloatDiv, FloatFold, FloatHypot,
+        FloatMax, FloatMin, FloatMul, FloatPowf, FloatRem, FloatStore, FloatSub, HalfMath, StdAdd,
+        StdCompoundKind, StdCopy, StdDiv, StdEq, StdFold, StdMax, StdMin, StdMul, StdOrd, StdRem,
+        StdStore, StdSub,
     };
 }
+
+// ----------------------------------------------------------------------------------------------
+// Two-operand math methods
+// ----------------------------------------------------------------------------------------------
+
+/// The two-operand methods of `f64`'s set, on the types two float operands meet in: `x.powf(y)`
+/// with `x` and `y` of different formats is computed in the common one, like `x + y`, and a
+/// literal (or `1.0 / (n as f64)`) argument adapts to the receiver, so lowering a receiver does
+/// not pin it to its argument's format.
+pub trait Math2: Sized {
+    #[doc(hidden)]
+    fn m_powf(a: Self, b: Self) -> Self;
+    #[doc(hidden)]
+    fn m_atan2(a: Self, b: Self) -> Self;
+    #[doc(hidden)]
+    fn m_hypot(a: Self, b: Self) -> Self;
+    #[doc(hidden)]
+    fn m_min(a: Self, b: Self) -> Self;
+    #[doc(hidden)]
+    fn m_max(a: Self, b: Self) -> Self;
+}
+
+macro_rules! math2_by_methods {
+    ($([$($g:tt)*] $t:ty),* $(,)?) => {$(
+        impl<$($g)*> Math2 for $t {
+            #[inline(always)]
+            fn m_powf(a: Self, b: Self) -> Self { a.powf(b) }
+            #[inline(always)]
+            fn m_atan2(a: Self, b: Self) -> Self { a.atan2(b) }
+            #[inline(always)]
+            fn m_hypot(a: Self, b: Self) -> Self { a.hypot(b) }
+            #[inline(always)]
+            fn m_min(a: Self, b: Self) -> Self { a.min(b) }
+            #[inline(always)]
+            fn m_max(a: Self, b: Self) -> Self { a.max(b) }
+        }
+    )*};
+}
+
+math2_by_methods!([] f64, [] f32, [F: Format] Stochastic<F>, [F: Format, const K: u32] Probe<F, K>);
+
+macro_rules! math2_half {
+    ($($h:ty),*) => {$(
+        impl Math2 for $h {
+            #[inline(always)]
+            fn m_powf(a: Self, b: Self) -> Self { HalfMath::powf(a, b) }
+            #[inline(always)]
+            fn m_atan2(a: Self, b: Self) -> Self { HalfMath::atan2(a, b) }
+            #[inline(always)]
+            fn m_hypot(a: Self, b: Self) -> Self { HalfMath::hypot(a, b) }
+            #[inline(always)]
+            fn m_min(a: Self, b: Self) -> Self { <$h>::min(a, b) }
+            #[inline(always)]
+            fn m_max(a: Self, b: Self) -> Self { <$h>::max(a, b) }
+        }
+    )*};
+}
+
+math2_half!(f16, bf16);
+
+macro_rules! method2 {
+    ($Float:ident, $m:ident, $math:ident) => {
+        /// A two-operand math method on float operands, computed in their common format.
+        pub trait $Float {
+            /// Result type.
+            type Out;
+            /// The method.
+            fn $m(&self) -> Self::Out;
+        }
+        impl<A: Operand, B: Operand> $Float for &Pair<A, B>
+        where
+            A::V: Join<B::V>,
+            <A::V as Join<B::V>>::Out: Math2,
+        {
+            type Out = <A::V as Join<B::V>>::Out;
+            #[inline(always)]
+            fn $m(&self) -> Self::Out {
+                let (a, b) = self.take();
+                let (a, b) = <A::V as Join<B::V>>::join(a.v(), b.v());
+                Math2::$math(a, b)
+            }
+        }
+    };
+}
+
+method2!(FloatPowf, __fp_powf, m_powf);
+method2!(FloatAtan2, __fp_atan2, m_atan2);
+method2!(FloatHypot, __fp_hypot, m_hypot);
+method2!(FloatMin, __fp_min, m_min);
+method2!(FloatMax, __fp_max, m_max);
+
+macro_rules! ord_method {
+    ($Std:ident, $m:ident, $ord:ident) => {
+        /// `min`/`max` of any other operands (integers, say): [`Ord`]'s.
+        pub trait $Std {
+            /// Result type.
+            type Out;
+            /// The method.
+            fn $m(&self) -> Self::Out;
+        }
+        impl<A: Ord> $Std for Pair<A, A> {
+            type Out = A;
+            #[inline(always)]
+            fn $m(&self) -> A {
+                let (a, b) = self.take();
+                Ord::$ord(a, b)
+            }
+        }
+    };
+}
+
+ord_method!(StdMin, __fp_min, min);
+ord_method!(StdMax, __fp_max, max);
 
 // ----------------------------------------------------------------------------------------------
 // Probe build
