@@ -558,33 +558,85 @@ impl Oracle for LabOracle<'_, '_> {
     }
 
     fn test(&mut self, batch: &[Configuration]) -> Result<Vec<Outcome>> {
+        self.run_queue(batch, usize::MAX, false)
+    }
+
+    fn test_in_order(&mut self, candidates: &[Configuration], jobs: usize) -> Result<Vec<Outcome>> {
+        self.run_queue(candidates, jobs, true)
+    }
+}
+
+/// What the workers of [`LabOracle::run_queue`] share.
+struct Queue {
+    /// The next candidate to start.
+    next: usize,
+    /// No candidate from here on is started: one before it is valid, or failed to run.
+    end: usize,
+    results: Vec<Option<Result<Outcome>>>,
+}
+
+impl LabOracle<'_, '_> {
+    /// Tests `candidates` on up to `jobs` workers at once, each taking the next candidate as
+    /// soon as it is free (a candidate stopped early at an overflow does not leave its worker
+    /// waiting for a slower one). With `until_valid`, none is started after a valid one. Returns
+    /// the outcomes of those started, in order; the first error, if any.
+    fn run_queue(&self, candidates: &[Configuration], jobs: usize, until_valid: bool) -> Result<Vec<Outcome>> {
         let lab = self.lab;
-        let this = &*self;
-        let mut results: Vec<Option<Result<Outcome>>> = (0..batch.len()).map(|_| None).collect();
-        for (chunk_start, chunk) in batch.chunks(lab.workers.len()).enumerate().map(|(i, c)| (i * lab.workers.len(), c)) {
-            let outcomes: Vec<Result<Outcome>> = std::thread::scope(|s| {
-                let handles: Vec<_> = chunk
-                    .iter()
-                    .zip(&lab.workers)
-                    .map(|(config, worker)| {
-                        s.spawn(move || {
-                            let worker = worker.lock().map_err(|_| anyhow!("a worker panicked"))?;
-                            lab.console.candidate(config);
-                            this.test_one(&worker, config)
-                        })
-                    })
-                    .collect();
-                handles.into_iter().map(|h| h.join().unwrap_or_else(|_| Err(anyhow!("a worker thread panicked")))).collect()
-            });
-            for (i, o) in outcomes.into_iter().enumerate() {
-                results[chunk_start + i] = Some(o);
-            }
+        let queue = Mutex::new(Queue {
+            next: 0,
+            end: candidates.len(),
+            results: (0..candidates.len()).map(|_| None).collect(),
+        });
+        let workers = lab.workers.len().min(jobs.max(1)).min(candidates.len());
+        let panicked = std::thread::scope(|s| {
+            let handles: Vec<_> = lab.workers[..workers].iter().map(|worker| {
+                let queue = &queue;
+                s.spawn(move || {
+                    let Ok(worker) = worker.lock() else {
+                        let mut q = queue.lock().unwrap_or_else(|e| e.into_inner());
+                        let i = q.next.min(q.end);
+                        if i < q.end {
+                            q.results[i] = Some(Err(anyhow!("a worker panicked")));
+                            q.end = i + 1;
+                        }
+                        return;
+                    };
+                    loop {
+                        let i = {
+                            let mut q = queue.lock().unwrap_or_else(|e| e.into_inner());
+                            if q.next >= q.end {
+                                return;
+                            }
+                            q.next += 1;
+                            q.next - 1
+                        };
+                        let config = &candidates[i];
+                        lab.console.candidate(config);
+                        let outcome = self.test_one(&worker, config);
+                        let mut q = queue.lock().unwrap_or_else(|e| e.into_inner());
+                        let stop = match &outcome {
+                            Ok(o) => until_valid && o.is_valid(),
+                            Err(_) => true,
+                        };
+                        if stop {
+                            q.end = q.end.min(i + 1);
+                        }
+                        q.results[i] = Some(outcome);
+                    }
+                })
+            }).collect();
+            handles.into_iter().map(|h| h.join().is_err()).fold(false, |a, b| a | b)
+        });
+        if panicked {
+            return Err(anyhow!("a worker thread panicked"));
         }
-        // Saved after a batch at most every few seconds (a batch's cache grows to tens of
+        // Saved after a round at most every few seconds (a batch's cache grows to tens of
         // megabytes), and at the end of the search's requirement by the final check: an
         // interrupted search loses little.
         lab.save_cache_every(Duration::from_secs(10))?;
-        results.into_iter().map(|r| r.unwrap_or_else(|| Err(anyhow!("a candidate was not run")))).collect()
+        let results = queue.into_inner().unwrap_or_else(|e| e.into_inner()).results;
+        // Started candidates form a prefix: `next` only grows.
+        results.into_iter().map_while(|r| r).collect()
     }
 }
 

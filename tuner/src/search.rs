@@ -38,10 +38,11 @@
 //! # Batches
 //!
 //! The tests of one round (the subsets, or the complements, of one granularity level) are
-//! independent, so they go to the oracle in batches of up to [`SearchOptions::jobs`], which it may
-//! run in parallel. Outcomes are then read in order and the first valid one wins, as in a
-//! sequential run, so the result does not depend on `jobs`; a batch can only test a few
-//! configurations that a sequential run would have skipped.
+//! independent, so they go to the oracle together ([`Oracle::test_in_order`]), which may run up
+//! to [`SearchOptions::jobs`] of them at once and stops starting new ones when one before them is
+//! valid. Outcomes are then read in order and the first valid one wins, as in a sequential run,
+//! so the result does not depend on `jobs` or on which candidate finished first; running several
+//! at once can only test a few configurations that a sequential run would have skipped.
 //!
 //! # The final check and the evidence
 //!
@@ -68,6 +69,26 @@ pub trait Oracle {
     /// run in parallel. Returns one outcome per configuration, in the same order, each with the
     /// configuration it was asked for.
     fn test(&mut self, batch: &[Configuration]) -> anyhow::Result<Vec<Outcome>>;
+
+    /// Tests `candidates` (independent, unknown, distinct) in order, up to `jobs` at a time, until
+    /// the first valid one: every candidate before the first valid one is tested, and the
+    /// outcomes of all those tested come back in `candidates`' order. An oracle that runs
+    /// candidates in parallel should start the next one as soon as a worker is free, and none
+    /// once a candidate before it is known valid (see `LabOracle`): then no worker waits for
+    /// a slower one. The default sends batches of `jobs` to [`Oracle::test`] and stops after the
+    /// batch holding a valid one.
+    fn test_in_order(&mut self, candidates: &[Configuration], jobs: usize) -> anyhow::Result<Vec<Outcome>> {
+        let mut outcomes = Vec::new();
+        for batch in candidates.chunks(jobs.max(1)) {
+            let tested = self.test(batch)?;
+            let valid = tested.iter().any(Outcome::is_valid);
+            outcomes.extend(tested);
+            if valid {
+                break;
+            }
+        }
+        Ok(outcomes)
+    }
 
     /// The outcome of a configuration known without testing it (from an earlier run), with
     /// `cached: true` and zero seconds; `None` (the default) when it must be tested.
@@ -469,8 +490,9 @@ impl Session<'_> {
         self.tested.push(outcome);
     }
 
-    /// The index of the first valid configuration of `candidates`, testing them in order, in
-    /// batches of up to `jobs` unknown ones, and stopping at the batch that holds the first
+    /// The index of the first valid configuration of `candidates`, testing them in order: the
+    /// unknown ones up to the first known valid one go to the oracle's
+    /// [`Oracle::test_in_order`], which tests up to `jobs` at a time and stops at the first
     /// valid one.
     fn first_valid(&mut self, candidates: &[Configuration]) -> anyhow::Result<Option<usize>> {
         let mut next = 0;
@@ -485,37 +507,38 @@ impl Session<'_> {
             if next == candidates.len() {
                 return Ok(None);
             }
-            let mut batch: Vec<Configuration> = Vec::new();
+            let mut unknown: Vec<Configuration> = Vec::new();
             for candidate in &candidates[next..] {
-                if batch.len() == self.jobs {
-                    break;
-                }
                 match self.lookup(candidate) {
                     Some(true) => break,
                     Some(false) => {}
-                    None if batch.contains(candidate) => {}
-                    None => batch.push(candidate.clone()),
+                    None if unknown.contains(candidate) => {}
+                    None => unknown.push(candidate.clone()),
                 }
             }
-            self.run(&batch)?;
+            self.run(&unknown)?;
         }
     }
 
-    /// Sends a batch of unknown configurations to the oracle and records the outcomes.
-    fn run(&mut self, batch: &[Configuration]) -> anyhow::Result<()> {
-        let outcomes = self.oracle.test(batch)?;
-        ensure!(
-            outcomes.len() == batch.len(),
-            "the oracle gave {} outcomes for {} configurations",
-            outcomes.len(),
-            batch.len()
-        );
-        for (asked, outcome) in batch.iter().zip(outcomes) {
+    /// Sends unknown configurations to the oracle and records the outcomes: those of a
+    /// non-empty run of them in order, up to the first valid one or all of them.
+    fn run(&mut self, unknown: &[Configuration]) -> anyhow::Result<()> {
+        let outcomes = self.oracle.test_in_order(unknown, self.jobs)?;
+        for (asked, outcome) in unknown.iter().zip(&outcomes) {
             ensure!(
                 outcome.configuration == *asked,
                 "the oracle gave the outcome of {} when asked for {asked}",
                 outcome.configuration
             );
+        }
+        let complete = outcomes.len() == unknown.len() || outcomes.iter().any(Outcome::is_valid);
+        ensure!(
+            outcomes.len() <= unknown.len() && !outcomes.is_empty() && complete,
+            "the oracle gave {} outcomes for {} configurations, and no valid one",
+            outcomes.len(),
+            unknown.len()
+        );
+        for outcome in outcomes {
             self.fresh += 1;
             self.record(outcome);
         }

@@ -291,6 +291,67 @@ fn batches_give_the_result_of_one_test_at_a_time() {
     }
 }
 
+/// An oracle that runs `jobs` candidates at once like the lab's queue: each takes a random time,
+/// a free worker starts the next candidate at once, and none is started after one known valid.
+struct QueueOracle<F> {
+    valid: F,
+    random: Random,
+    asked: Vec<Configuration>,
+}
+
+impl<F: FnMut(&Configuration) -> bool> Oracle for QueueOracle<F> {
+    fn test(&mut self, batch: &[Configuration]) -> anyhow::Result<Vec<Outcome>> {
+        self.asked.extend(batch.iter().cloned());
+        Ok(batch.iter().map(|c| outcome(c, (self.valid)(c))).collect())
+    }
+
+    fn test_in_order(&mut self, candidates: &[Configuration], jobs: usize) -> anyhow::Result<Vec<Outcome>> {
+        // (finish time, index) of the running candidates; `end`: none is started from here.
+        let (mut running, mut next, mut end, mut now) = (Vec::<(u64, usize)>::new(), 0, candidates.len(), 0);
+        let mut outcomes: Vec<Option<Outcome>> = vec![None; candidates.len()];
+        loop {
+            while running.len() < jobs.max(1) && next < end {
+                running.push((now + 1 + self.random.below(20) as u64, next));
+                next += 1;
+            }
+            let Some(first) = running.iter().enumerate().min_by_key(|(_, r)| r.0).map(|(i, _)| i) else {
+                break;
+            };
+            let (at, i) = running.swap_remove(first);
+            now = at;
+            self.asked.push(candidates[i].clone());
+            let o = outcome(&candidates[i], (self.valid)(&candidates[i]));
+            if o.is_valid() {
+                end = end.min(i + 1);
+            }
+            outcomes[i] = Some(o);
+        }
+        Ok(outcomes.into_iter().map_while(|o| o).collect())
+    }
+}
+
+#[test]
+fn workers_finishing_in_any_order_give_the_result_of_one_test_at_a_time() {
+    for seed in 0..60 {
+        let mut random = Random(seed);
+        let count = 1 + random.below(16);
+        let mut valid = random_monotone_oracle(&mut random, count, &Ladder::ieee());
+        for algorithm in ALGORITHMS {
+            let units = units(count);
+            let ladder = Ladder::ieee();
+            let one = run_from_top(&units, &ladder, options(algorithm), &mut FakeOracle::new(&mut valid));
+            for jobs in [2, 3, 8] {
+                let mut oracle = QueueOracle { valid: &mut valid, random: Random(seed * 31 + jobs as u64), asked: Vec::new() };
+                let queued = run_from_top(&units, &ladder, SearchOptions { jobs, algorithm }, &mut oracle);
+                assert_eq!(queued.configuration, one.configuration, "seed {seed}, {jobs} jobs");
+                assert_eq!(queued.evidence, one.evidence);
+                let distinct: HashSet<&Configuration> = oracle.asked.iter().collect();
+                assert_eq!(distinct.len(), oracle.asked.len(), "a configuration was tested twice");
+            }
+        }
+    }
+}
+
 #[test]
 fn batches_hold_the_independent_tests_of_one_round() {
     let units = units(8);
