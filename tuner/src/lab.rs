@@ -4,7 +4,8 @@
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use anyhow::{anyhow, Context, Result};
@@ -570,22 +571,40 @@ impl Oracle for LabOracle<'_, '_> {
 struct Queue {
     /// The next candidate to start.
     next: usize,
-    /// No candidate from here on is started: one before it is valid, or failed to run.
+    /// No candidate from here on is started, and those running are cancelled: one before it is
+    /// valid, or failed to run.
     end: usize,
     results: Vec<Option<Result<Outcome>>>,
+    /// The cancel flags of the candidates running, by index.
+    running: Vec<(usize, Arc<AtomicBool>)>,
+}
+
+impl Queue {
+    /// Nothing from `end` on is needed: cancels what runs there.
+    fn stop_at(&mut self, end: usize) {
+        self.end = self.end.min(end);
+        for (i, flag) in &self.running {
+            if *i >= self.end {
+                flag.store(true, Ordering::Relaxed);
+            }
+        }
+    }
 }
 
 impl LabOracle<'_, '_> {
     /// Tests `candidates` on up to `jobs` workers at once, each taking the next candidate as
     /// soon as it is free (a candidate stopped early at an overflow does not leave its worker
-    /// waiting for a slower one). With `until_valid`, none is started after a valid one. Returns
-    /// the outcomes of those started, in order; the first error, if any.
+    /// waiting for a slower one). With `until_valid`, none is started after a valid one, and
+    /// those running after it are cancelled (their builds and runs killed, nothing cached).
+    /// Returns the outcomes of the candidates finished before the first one not finished, in
+    /// order; the first error, if any.
     fn run_queue(&self, candidates: &[Configuration], jobs: usize, until_valid: bool) -> Result<Vec<Outcome>> {
         let lab = self.lab;
         let queue = Mutex::new(Queue {
             next: 0,
             end: candidates.len(),
             results: (0..candidates.len()).map(|_| None).collect(),
+            running: Vec::new(),
         });
         let workers = lab.workers.len().min(jobs.max(1)).min(candidates.len());
         let panicked = std::thread::scope(|s| {
@@ -602,24 +621,27 @@ impl LabOracle<'_, '_> {
                         return;
                     };
                     loop {
+                        let cancel = Arc::new(AtomicBool::new(false));
                         let i = {
                             let mut q = queue.lock().unwrap_or_else(|e| e.into_inner());
                             if q.next >= q.end {
                                 return;
                             }
                             q.next += 1;
-                            q.next - 1
+                            let i = q.next - 1;
+                            q.running.push((i, Arc::clone(&cancel)));
+                            i
                         };
                         let config = &candidates[i];
                         lab.console.candidate(config);
-                        let outcome = self.test_one(&worker, config);
+                        let outcome = process::cancellable(&cancel, || self.test_one(&worker, config));
                         let mut q = queue.lock().unwrap_or_else(|e| e.into_inner());
-                        let stop = match &outcome {
-                            Ok(o) => until_valid && o.is_valid(),
-                            Err(_) => true,
-                        };
-                        if stop {
-                            q.end = q.end.min(i + 1);
+                        q.running.retain(|(j, _)| *j != i);
+                        match &outcome {
+                            Err(e) if process::is_cancelled(e) => continue,
+                            Err(_) => q.stop_at(i + 1),
+                            Ok(o) if until_valid && o.is_valid() => q.stop_at(i + 1),
+                            Ok(_) => {}
                         }
                         q.results[i] = Some(outcome);
                     }
@@ -635,7 +657,7 @@ impl LabOracle<'_, '_> {
         // interrupted search loses little.
         lab.save_cache_every(Duration::from_secs(10))?;
         let results = queue.into_inner().unwrap_or_else(|e| e.into_inner()).results;
-        // Started candidates form a prefix: `next` only grows.
+        // Every candidate before `end` finished; one cancelled after it ends the outcomes.
         results.into_iter().map_while(|r| r).collect()
     }
 }

@@ -219,6 +219,35 @@ pub fn is_interrupted(error: &anyhow::Error) -> bool {
     error.chain().any(|e| e.is::<Interrupted>())
 }
 
+/// The error [`run`] returns when the run was cancelled ([`cancellable`]): its child is already
+/// stopped. Test for it with [`is_cancelled`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("cancelled: its result is no longer needed")]
+pub struct Cancelled;
+
+/// Whether `error` (or any error in its chain) is [`Cancelled`].
+pub fn is_cancelled(error: &anyhow::Error) -> bool {
+    error.chain().any(|e| e.is::<Cancelled>())
+}
+
+thread_local! {
+    static CANCEL: std::cell::RefCell<Option<Arc<AtomicBool>>> = const { std::cell::RefCell::new(None) };
+}
+
+/// Runs `f` on this thread with `flag` as its cancel flag: once the flag is set, a [`run`] in
+/// `f` stops its child and returns [`Cancelled`], and later ones refuse to start. For work whose
+/// result becomes moot, e.g. a candidate after one found valid.
+pub fn cancellable<T>(flag: &Arc<AtomicBool>, f: impl FnOnce() -> T) -> T {
+    let previous = CANCEL.with(|c| c.replace(Some(Arc::clone(flag))));
+    let out = f();
+    CANCEL.with(|c| *c.borrow_mut() = previous);
+    out
+}
+
+fn cancelled() -> bool {
+    CANCEL.with(|c| c.borrow().as_ref().is_some_and(|f| f.load(Ordering::Relaxed)))
+}
+
 static INTERRUPTED: AtomicBool = AtomicBool::new(false);
 
 /// Whether the run was interrupted (Ctrl-C or [`interrupt`]).
@@ -393,10 +422,14 @@ fn stop_group(pid: libc::pid_t) {
 /// and a footer line (how it ended).
 ///
 /// Returns `Ok` however the child ended, including [`Status::TimedOut`]; `Err` when it could
-/// not be started or the log not written, and [`Interrupted`] when the run was interrupted
-/// before or during it (the child is then already stopped).
+/// not be started or the log not written, [`Interrupted`] when the run was interrupted before or
+/// during it, and [`Cancelled`] when the thread's cancel flag ([`cancellable`]) was set (the child
+/// is then already stopped).
 pub fn run(command: &Command, timeout: Duration, log: &Path) -> Result<RunResult> {
     check_interrupted()?;
+    if cancelled() {
+        return Err(Cancelled.into());
+    }
     let log_file = open_log(log)?;
     writeln!(lock(&log_file), "$ {}", command.display())
         .with_context(|| format!("could not write to the log {}", log.display()))?;
@@ -494,6 +527,10 @@ fn supervise(
         if interrupted() {
             stop_group(pid);
             return Err(Interrupted.into());
+        }
+        if cancelled() {
+            stop_group(pid);
+            return Err(Cancelled.into());
         }
         let now = Instant::now();
         if now >= deadline {

@@ -26,6 +26,33 @@ fn a_hanging_program_is_killed_at_the_timeout_along_with_the_child_it_spawned() 
 }
 
 #[test]
+fn a_cancelled_run_is_stopped_with_its_group_and_later_runs_refuse_to_start() {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::sync::Arc;
+    let dir = tempfile::tempdir().expect("temp dir");
+    let flag = Arc::new(AtomicBool::new(false));
+    let setter = {
+        let flag = Arc::clone(&flag);
+        std::thread::spawn(move || {
+            std::thread::sleep(Duration::from_millis(300));
+            flag.store(true, Ordering::Relaxed);
+        })
+    };
+    let command = Command::new("sh").args(["-c", "sleep 1000 & echo $!; wait"]);
+    let started = std::time::Instant::now();
+    let error = process::cancellable(&flag, || process::run(&command, Duration::from_secs(60), &dir.path().join("c.log")))
+        .expect_err("the run is cancelled");
+    setter.join().expect("the setter ends");
+    assert!(process::is_cancelled(&error) && !process::is_interrupted(&error), "{error:#}");
+    assert!(started.elapsed() < Duration::from_secs(30), "the cancel flag was not seen");
+    let again = process::cancellable(&flag, || process::run(&command, Duration::from_secs(60), &dir.path().join("d.log")));
+    assert!(again.is_err_and(|e| process::is_cancelled(&e)));
+    // Another thread's runs, and this one's outside `cancellable`, are not affected.
+    let plain = process::run(&Command::new("true"), Duration::from_secs(30), &dir.path().join("e.log")).expect("runs");
+    assert_eq!(plain.status, Status::Exited(0));
+}
+
+#[test]
 fn a_program_ignoring_sigterm_is_killed_after_the_grace_period() {
     let dir = tempfile::tempdir().expect("temp dir");
     let script = "trap '' TERM; sleep 1000 & echo $!; while :; do sleep 0.05; done";
