@@ -366,8 +366,10 @@ macro_rules! arith_through_f32 {
 
 arith_through_f32!(f16, bf16);
 
-macro_rules! binary {
-    ($Float:ident, $Std:ident, $m:ident, $Op:ident, $op:ident, $Arith:ident, $fp:ident) => {
+/// `$Float`, implemented for a pair of float operands: both brought to their common type
+/// ([`Join`]), then `$Trait::$f` of it (an operator, [`Arith`], or a method, [`Math2`]).
+macro_rules! float_pair {
+    ($Float:ident, $m:ident, $Trait:ident, $f:ident) => {
         /// Float operands: computed in their common format.
         pub trait $Float {
             /// Result type.
@@ -378,16 +380,22 @@ macro_rules! binary {
         impl<A: Operand, B: Operand> $Float for &Pair<A, B>
         where
             A::V: Join<B::V>,
-            <A::V as Join<B::V>>::Out: $Arith,
+            <A::V as Join<B::V>>::Out: $Trait,
         {
             type Out = <A::V as Join<B::V>>::Out;
             #[inline(always)]
             fn $m(&self) -> Self::Out {
                 let (a, b) = self.take();
                 let (a, b) = <A::V as Join<B::V>>::join(a.v(), b.v());
-                $Arith::$fp(a, b)
+                $Trait::$f(a, b)
             }
         }
+    };
+}
+
+macro_rules! binary {
+    ($Float:ident, $Std:ident, $m:ident, $Op:ident, $op:ident, $Arith:ident, $fp:ident) => {
+        float_pair!($Float, $m, $Arith, $fp);
         /// Any other operands: the ordinary operator.
         pub trait $Std {
             /// Result type.
@@ -1426,36 +1434,11 @@ macro_rules! math2_half {
 
 math2_half!(f16, bf16);
 
-macro_rules! method2 {
-    ($Float:ident, $m:ident, $math:ident) => {
-        /// A two-operand math method on float operands, computed in their common format.
-        pub trait $Float {
-            /// Result type.
-            type Out;
-            /// The method.
-            fn $m(&self) -> Self::Out;
-        }
-        impl<A: Operand, B: Operand> $Float for &Pair<A, B>
-        where
-            A::V: Join<B::V>,
-            <A::V as Join<B::V>>::Out: Math2,
-        {
-            type Out = <A::V as Join<B::V>>::Out;
-            #[inline(always)]
-            fn $m(&self) -> Self::Out {
-                let (a, b) = self.take();
-                let (a, b) = <A::V as Join<B::V>>::join(a.v(), b.v());
-                Math2::$math(a, b)
-            }
-        }
-    };
-}
-
-method2!(FloatPowf, __fp_powf, m_powf);
-method2!(FloatAtan2, __fp_atan2, m_atan2);
-method2!(FloatHypot, __fp_hypot, m_hypot);
-method2!(FloatMin, __fp_min, m_min);
-method2!(FloatMax, __fp_max, m_max);
+float_pair!(FloatPowf, __fp_powf, Math2, m_powf);
+float_pair!(FloatAtan2, __fp_atan2, Math2, m_atan2);
+float_pair!(FloatHypot, __fp_hypot, Math2, m_hypot);
+float_pair!(FloatMin, __fp_min, Math2, m_min);
+float_pair!(FloatMax, __fp_max, Math2, m_max);
 
 macro_rules! ord_method {
     ($Std:ident, $m:ident, $ord:ident) => {
