@@ -5,7 +5,7 @@
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
 use anyhow::{anyhow, Context, Result};
@@ -608,34 +608,29 @@ impl LabOracle<'_, '_> {
         });
         let workers = lab.workers.len().min(jobs.max(1)).min(candidates.len());
         let panicked = std::thread::scope(|s| {
-            let handles: Vec<_> = lab.workers[..workers].iter().map(|worker| {
-                let queue = &queue;
-                s.spawn(move || {
-                    let Ok(worker) = worker.lock() else {
-                        let mut q = queue.lock().unwrap_or_else(|e| e.into_inner());
-                        let i = q.next.min(q.end);
-                        if i < q.end {
-                            q.results[i] = Some(Err(anyhow!("a worker panicked")));
-                            q.end = i + 1;
-                        }
-                        return;
-                    };
-                    loop {
+            let handles: Vec<_> = lab.workers[..workers]
+                .iter()
+                .map(|worker| {
+                    let queue = &queue;
+                    s.spawn(move || loop {
                         let cancel = Arc::new(AtomicBool::new(false));
                         let i = {
-                            let mut q = queue.lock().unwrap_or_else(|e| e.into_inner());
+                            let mut q = process::lock(queue);
                             if q.next >= q.end {
                                 return;
                             }
+                            let i = q.next;
                             q.next += 1;
-                            let i = q.next - 1;
                             q.running.push((i, Arc::clone(&cancel)));
                             i
                         };
                         let config = &candidates[i];
                         lab.console.candidate(config);
-                        let outcome = process::cancellable(&cancel, || self.test_one(&worker, config));
-                        let mut q = queue.lock().unwrap_or_else(|e| e.into_inner());
+                        let outcome = match worker.lock() {
+                            Ok(worker) => process::cancellable(&cancel, || self.test_one(&worker, config)),
+                            Err(_) => Err(anyhow!("a worker panicked")),
+                        };
+                        let mut q = process::lock(queue);
                         q.running.retain(|(j, _)| *j != i);
                         match &outcome {
                             Err(e) if process::is_cancelled(e) => continue,
@@ -644,10 +639,10 @@ impl LabOracle<'_, '_> {
                             Ok(_) => {}
                         }
                         q.results[i] = Some(outcome);
-                    }
+                    })
                 })
-            }).collect();
-            handles.into_iter().map(|h| h.join().is_err()).fold(false, |a, b| a | b)
+                .collect();
+            handles.into_iter().fold(false, |panicked, h| h.join().is_err() | panicked)
         });
         if panicked {
             return Err(anyhow!("a worker thread panicked"));
@@ -656,7 +651,7 @@ impl LabOracle<'_, '_> {
         // megabytes), and at the end of the search's requirement by the final check: an
         // interrupted search loses little.
         lab.save_cache_every(Duration::from_secs(10))?;
-        let results = queue.into_inner().unwrap_or_else(|e| e.into_inner()).results;
+        let results = queue.into_inner().unwrap_or_else(PoisonError::into_inner).results;
         // Every candidate before `end` finished; one cancelled after it ends the outcomes.
         results.into_iter().map_while(|r| r).collect()
     }

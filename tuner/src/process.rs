@@ -338,7 +338,8 @@ impl Capture {
 
 type SharedLog = Arc<Mutex<File>>;
 
-fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+/// Locks `mutex`, also when a thread panicked holding it (the data stays usable).
+pub(crate) fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
     mutex.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
