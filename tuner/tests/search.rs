@@ -41,9 +41,13 @@ impl<F: FnMut(&Configuration) -> bool> FakeOracle<F> {
     }
 
     fn assert_never_asked_twice(&self) {
-        let distinct: HashSet<&Configuration> = self.asked.iter().collect();
-        assert_eq!(distinct.len(), self.asked.len(), "a configuration was tested twice");
+        assert_never_asked_twice(&self.asked);
     }
+}
+
+fn assert_never_asked_twice(asked: &[Configuration]) {
+    let distinct: HashSet<&Configuration> = asked.iter().collect();
+    assert_eq!(distinct.len(), asked.len(), "a configuration was tested twice");
 }
 
 impl<F: FnMut(&Configuration) -> bool> Oracle for FakeOracle<F> {
@@ -267,8 +271,10 @@ fn recalled_outcomes_make_a_second_search_of_the_same_problem_test_nothing() -> 
     Ok(())
 }
 
+/// Batches of `jobs`, and the lab's queue of `jobs` workers finishing in any order, give the
+/// result of a sequential search.
 #[test]
-fn batches_give_the_result_of_one_test_at_a_time() {
+fn batches_and_workers_finishing_in_any_order_give_the_result_of_one_test_at_a_time() {
     for seed in 0..60 {
         let mut random = Random(seed);
         let count = 1 + random.below(16);
@@ -286,6 +292,11 @@ fn batches_give_the_result_of_one_test_at_a_time() {
                 assert_eq!(batched.evidence, one.evidence);
                 assert!(oracle.batches.iter().all(|&b| (1..=jobs).contains(&b)));
                 oracle.assert_never_asked_twice();
+                let mut queue = QueueOracle { valid: &mut valid, random: Random(seed * 31 + jobs as u64), asked: Vec::new() };
+                let queued = run_from_top(&units, &ladder, SearchOptions { jobs, algorithm }, &mut queue);
+                assert_eq!(queued.configuration, one.configuration, "seed {seed}, {jobs} jobs, queued");
+                assert_eq!(queued.evidence, one.evidence);
+                assert_never_asked_twice(&queue.asked);
             }
         }
     }
@@ -327,28 +338,6 @@ impl<F: FnMut(&Configuration) -> bool> Oracle for QueueOracle<F> {
             outcomes[i] = Some(o);
         }
         Ok(outcomes.into_iter().map_while(|o| o).collect())
-    }
-}
-
-#[test]
-fn workers_finishing_in_any_order_give_the_result_of_one_test_at_a_time() {
-    for seed in 0..60 {
-        let mut random = Random(seed);
-        let count = 1 + random.below(16);
-        let mut valid = random_monotone_oracle(&mut random, count, &Ladder::ieee());
-        for algorithm in ALGORITHMS {
-            let units = units(count);
-            let ladder = Ladder::ieee();
-            let one = run_from_top(&units, &ladder, options(algorithm), &mut FakeOracle::new(&mut valid));
-            for jobs in [2, 3, 8] {
-                let mut oracle = QueueOracle { valid: &mut valid, random: Random(seed * 31 + jobs as u64), asked: Vec::new() };
-                let queued = run_from_top(&units, &ladder, SearchOptions { jobs, algorithm }, &mut oracle);
-                assert_eq!(queued.configuration, one.configuration, "seed {seed}, {jobs} jobs");
-                assert_eq!(queued.evidence, one.evidence);
-                let distinct: HashSet<&Configuration> = oracle.asked.iter().collect();
-                assert_eq!(distinct.len(), oracle.asked.len(), "a configuration was tested twice");
-            }
-        }
     }
 }
 
