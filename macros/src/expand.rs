@@ -588,21 +588,19 @@ fn shape(ty: &Type, aliases: &BTreeSet<String>) -> Type {
 /// A tuple type some of whose elements are storable floats (or such tuples) and some not, like
 /// `(usize, f64)`: no `Store` converts it whole, so a tuple expression stored into it is stored
 /// element by element.
-fn mixed_float_tuple(ty: &Type, aliases: &BTreeSet<String>) -> bool {
+/// Returns the tuple type, through parentheses.
+fn mixed_float_tuple<'t>(ty: &'t Type, aliases: &BTreeSet<String>) -> Option<&'t syn::TypeTuple> {
     match ty {
         Type::Paren(p) => mixed_float_tuple(&p.elem, aliases),
         Type::Group(g) => mixed_float_tuple(&g.elem, aliases),
-        Type::Tuple(t) => {
-            !is_storable_float(ty, aliases)
-                && t.elems.iter().any(|e| is_storable_float(e, aliases) || mixed_float_tuple(e, aliases))
-        }
-        _ => false,
+        Type::Tuple(t) => (!is_storable_float(ty, aliases) && t.elems.iter().any(|e| stored_type(e, aliases))).then_some(t),
+        _ => None,
     }
 }
 
 /// Whether a value of type `ty` goes through a store: a storable float type, or a mixed tuple.
 fn stored_type(ty: &Type, aliases: &BTreeSet<String>) -> bool {
-    is_storable_float(ty, aliases) || mixed_float_tuple(ty, aliases)
+    is_storable_float(ty, aliases) || mixed_float_tuple(ty, aliases).is_some()
 }
 
 fn store_expr(e: Expr, ty: Option<&Type>, aliases: &BTreeSet<String>) -> Expr {
@@ -799,25 +797,19 @@ impl Rewriter {
             Expr::Block(b) if b.label.is_none() && b.attrs.is_empty() => self.store_block(&mut b.block, ty),
             Expr::Return(_) | Expr::Break(_) | Expr::Continue(_) => {}
             Expr::Macro(m) if m.mac.path.is_ident("panic") || m.mac.path.is_ident("unreachable") => {}
-            Expr::Paren(p) if ty.is_some_and(|t| mixed_float_tuple(t, &self.cx.aliases)) => self.store_tail(&mut p.expr, ty),
-            Expr::Tuple(t) if ty.is_some_and(|t| mixed_float_tuple(t, &self.cx.aliases)) => {
+            _ if let Some(types) = ty.and_then(|t| mixed_float_tuple(t, &self.cx.aliases)) => match e {
+                Expr::Paren(p) => self.store_tail(&mut p.expr, ty),
                 // `(1, 0.5)` into `(usize, f64)`: each float element on its own.
-                let mut ty = ty.cloned();
-                while let Some(Type::Paren(p)) = &ty {
-                    ty = Some((*p.elem).clone());
-                }
-                if let Some(Type::Tuple(types)) = &ty {
-                    if types.elems.len() == t.elems.len() {
-                        for (e, ety) in t.elems.iter_mut().zip(types.elems.iter()) {
-                            if stored_type(ety, &self.cx.aliases) {
-                                self.store_tail(e, Some(ety));
-                            }
+                Expr::Tuple(t) if types.elems.len() == t.elems.len() => {
+                    for (e, ety) in t.elems.iter_mut().zip(types.elems.iter()) {
+                        if stored_type(ety, &self.cx.aliases) {
+                            self.store_tail(e, Some(ety));
                         }
                     }
                 }
-            }
-            // Any other value of a mixed tuple type (a call's result, say) has its type already.
-            _ if ty.is_some_and(|t| mixed_float_tuple(t, &self.cx.aliases)) => {}
+                // Any other value of a mixed tuple type (a call's result, say) has its type already.
+                _ => {}
+            },
             other => {
                 let taken = std::mem::replace(other, parse_quote!(()));
                 // A literal is rounded to nearest into the place, as the compiler rounds it.
