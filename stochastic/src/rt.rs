@@ -482,7 +482,7 @@ macro_rules! compound {
                 A::Out: $Arith + Store<A>,
             {
                 let (x, y) = A::join(*place, b.v());
-                *place = $Arith::$fp(x, y).store();
+                $Arith::$fp(x, y).store_into(place);
             }
         }
         impl StdCompound {
@@ -623,6 +623,16 @@ impl<'a, 'b, A: PartialOrd<B> + ?Sized, B: ?Sized> StdOrd for Pair<&'a A, &'b B>
 pub trait Store<T> {
     /// The value in the place's type.
     fn store(self) -> T;
+
+    /// Stores the value into `place`: [`Store::store`], except into a place whose format is
+    /// known only at run time ([`crate::knob::Sdyn`]), which keeps its format.
+    #[inline(always)]
+    fn store_into(self, place: &mut T)
+    where
+        Self: Sized,
+    {
+        *place = self.store();
+    }
 }
 
 macro_rules! store_native {
@@ -739,6 +749,8 @@ impl<T> Src<T> {
 pub trait FloatStore<T> {
     /// The value in the place's type.
     fn __fp_store(&self) -> T;
+    /// `place = value`, the value in the place's type ([`Store::store_into`]).
+    fn __fp_store_into(&self, place: &mut T);
 }
 
 impl<A: Store<T>, T> FloatStore<T> for &Src<A> {
@@ -746,18 +758,28 @@ impl<A: Store<T>, T> FloatStore<T> for &Src<A> {
     fn __fp_store(&self) -> T {
         self.take().store()
     }
+    #[inline(always)]
+    fn __fp_store_into(&self, place: &mut T) {
+        self.take().store_into(place);
+    }
 }
 
 /// Any other value: stored as it is.
 pub trait StdStore<T> {
     /// The value itself.
     fn __fp_store(&self) -> T;
+    /// `place = value`.
+    fn __fp_store_into(&self, place: &mut T);
 }
 
 impl<T> StdStore<T> for Src<T> {
     #[inline(always)]
     fn __fp_store(&self) -> T {
         self.take()
+    }
+    #[inline(always)]
+    fn __fp_store_into(&self, place: &mut T) {
+        *place = self.take();
     }
 }
 
@@ -1122,11 +1144,11 @@ where
     #[inline]
     fn __fp_sum(&self) -> Self::Out {
         // std's float `Sum` starts from -0.0 (so that an empty or all -0.0 sum is -0.0).
-        self.take().fold(Lit::new(-0.0, -0.0).store(), |acc, x| acc + x.value())
+        fold_from(self.take(), Lit::new(-0.0, -0.0), |acc, x| acc + x)
     }
     #[inline]
     fn __fp_product(&self) -> Self::Out {
-        self.take().fold(Lit::new(1.0, 1.0).store(), |acc, x| acc * x.value())
+        fold_from(self.take(), Lit::new(1.0, 1.0), |acc, x| acc * x)
     }
     #[inline]
     fn __fp_sum_as<S>(&self) -> Self::Out {
@@ -1136,6 +1158,22 @@ where
     fn __fp_product_as<S>(&self) -> Self::Out {
         self.__fp_product()
     }
+}
+
+/// `start op item_1 op item_2 ...`, `start` in the items' format: stored into a place holding the
+/// first item, so that items whose format is known only at run time ([`crate::knob::Sdyn`]) fold
+/// in their own format as items of a static type do.
+#[inline]
+fn fold_from<I: Iterator>(mut items: I, start: Lit, op: impl Fn(<I::Item as Item>::Value, <I::Item as Item>::Value) -> <I::Item as Item>::Value) -> <I::Item as Item>::Value
+where
+    I::Item: Item,
+    <I::Item as Item>::Value: Store<<I::Item as Item>::Value>,
+    Lit: Store<<I::Item as Item>::Value>,
+{
+    let Some(first) = items.next().map(Item::value) else { return start.store() };
+    let mut acc = first;
+    start.store_into(&mut acc);
+    items.fold(op(acc, first), |acc, x| op(acc, x.value()))
 }
 
 /// Any other iterator: `Iterator::sum` / `product` into the type the context asks for.

@@ -1,0 +1,1142 @@
+//! The single build: stochastic knobs whose format is chosen when the program starts.
+//!
+//! The tuner can build a crate once with every knob of unit `U` written as `Knob<F, U>` (`F` the
+//! declared format) and then run that one program for every candidate configuration, naming each
+//! unit's format in [`FORMATS_ENV`] (`FPTUNE_FORMATS=f32,f16,f64`, by unit number). A search then
+//! costs runs, not builds (DESIGN.md, "single-build mode").
+//!
+//! The arithmetic is that of the stochastic build of the same configuration, operation for
+//! operation: a knob holds a [`Sdyn`], a stochastic value tagged with its format; two operands
+//! meet in the wider format exactly as `Stochastic<A>` and `Stochastic<B>` do (the same casts,
+//! in the same order, so the same random draws), a literal takes the other operand's format, and a
+//! store rounds to the place's format. So a run of the single build gives, bit for bit, the
+//! records of the configuration's own stochastic build with the same seed (the tuner checks this
+//! on the reference and on a lowered configuration before it relies on it).
+//!
+//! A value computed from knobs has the type [`Sdyn`]: its format is known only at run time. A
+//! place of that type (an unannotated `let`, a `Vec` collected from such values) keeps the format
+//! its first value had, as the static type would: stores into it go through
+//! [`Store::store_into`], which rounds to the place's current format.
+
+use std::cmp::Ordering;
+use std::marker::PhantomData;
+use std::ops::{Add, Div, Mul, Neg, Sub};
+use std::sync::atomic::{AtomicBool, AtomicU8, Ordering as AtomicOrdering};
+use std::sync::Once;
+
+use half::{bf16, f16};
+
+use crate::format::Format;
+use crate::rt::{Arith, CastAs, CastOperand, Item, Join, Lit, Math2, Operand, Scalar, Store};
+use crate::value::Stochastic;
+
+/// The environment variable that gives each unit's format: short names (`f64`, `f32`, `f16`,
+/// `bf16`) separated by commas, unit 0 first. A unit not named keeps its declared format.
+pub const FORMATS_ENV: &str = "FPTUNE_FORMATS";
+
+/// How many units the single build can give a format to; knobs of units beyond keep their
+/// declared format (the tuner builds such crates per candidate instead).
+pub const MAX_UNITS: usize = 4096;
+
+/// A format known at run time.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(u8)]
+pub enum Fmt {
+    /// bfloat16.
+    Bf16 = 1,
+    /// binary16.
+    F16 = 2,
+    /// binary32.
+    F32 = 3,
+    /// binary64.
+    F64 = 4,
+}
+
+impl Fmt {
+    /// The format of a short name.
+    pub fn parse(name: &str) -> Option<Fmt> {
+        match name.trim() {
+            "f64" => Some(Fmt::F64),
+            "f32" => Some(Fmt::F32),
+            "f16" => Some(Fmt::F16),
+            "bf16" => Some(Fmt::Bf16),
+            _ => None,
+        }
+    }
+
+    #[inline(always)]
+    fn from_u8(v: u8) -> Option<Fmt> {
+        match v {
+            1 => Some(Fmt::Bf16),
+            2 => Some(Fmt::F16),
+            3 => Some(Fmt::F32),
+            4 => Some(Fmt::F64),
+            _ => None,
+        }
+    }
+
+    /// The format two formats compute in ([`crate::Promote`]): the wider, and binary32 for
+    /// binary16 with bfloat16.
+    #[inline(always)]
+    pub fn promote(self, other: Fmt) -> Fmt {
+        if self == other {
+            self
+        } else if (self as u8) >= 3 || (other as u8) >= 3 {
+            if (self as u8) > (other as u8) {
+                self
+            } else {
+                other
+            }
+        } else {
+            Fmt::F32
+        }
+    }
+}
+
+static TABLE: [AtomicU8; MAX_UNITS] = [const { AtomicU8::new(0) }; MAX_UNITS];
+static READY: AtomicBool = AtomicBool::new(false);
+static INIT: Once = Once::new();
+
+#[cold]
+#[inline(never)]
+fn init() {
+    INIT.call_once(|| {
+        if let Ok(list) = std::env::var(FORMATS_ENV) {
+            if let Err(e) = set_formats(&list) {
+                eprintln!("fptune: {FORMATS_ENV}={list:?}: {e}");
+                std::process::exit(2);
+            }
+        }
+        READY.store(true, AtomicOrdering::Release);
+    });
+}
+
+/// Sets the units' formats from a list like [`FORMATS_ENV`]'s (for tests; the program reads the
+/// variable when a knob is first used).
+pub fn set_formats(list: &str) -> Result<(), String> {
+    let names: Vec<&str> = if list.trim().is_empty() { Vec::new() } else { list.split(',').collect() };
+    if names.len() > MAX_UNITS {
+        return Err(format!("{} units, at most {MAX_UNITS} can be given a format", names.len()));
+    }
+    let mut formats = Vec::with_capacity(names.len());
+    for (u, name) in names.iter().enumerate() {
+        let f = Fmt::parse(name).ok_or_else(|| format!("unit {u}: `{name}` is not a format (f64, f32, f16, bf16)"))?;
+        formats.push(f);
+    }
+    for (slot, value) in TABLE.iter().zip(formats.iter().map(|&f| f as u8).chain(std::iter::repeat(0))) {
+        slot.store(value, AtomicOrdering::Relaxed);
+    }
+    READY.store(true, AtomicOrdering::Release);
+    Ok(())
+}
+
+/// The format of unit `k` in this run.
+#[inline(always)]
+fn unit_format(k: u32, declared: Fmt) -> Fmt {
+    if !READY.load(AtomicOrdering::Acquire) {
+        init();
+    }
+    TABLE
+        .get(k as usize)
+        .and_then(|v| Fmt::from_u8(v.load(AtomicOrdering::Relaxed)))
+        .unwrap_or(declared)
+}
+
+/// The formats as the single build names them.
+pub trait Tag: Format {
+    /// The run-time name of the format.
+    const FMT: Fmt;
+}
+
+impl Tag for f64 {
+    const FMT: Fmt = Fmt::F64;
+}
+impl Tag for f32 {
+    const FMT: Fmt = Fmt::F32;
+}
+impl Tag for f16 {
+    const FMT: Fmt = Fmt::F16;
+}
+impl Tag for bf16 {
+    const FMT: Fmt = Fmt::Bf16;
+}
+
+/// A stochastic value whose format is known at run time: what arithmetic on knobs of the single
+/// build gives. The samples are kept widened to `f64` (exactly) whatever the format, so that
+/// every format has the same layout and the optimiser keeps values in registers.
+#[derive(Clone, Copy, Debug)]
+pub struct Sdyn {
+    s: [f64; 3],
+    f: Fmt,
+}
+
+/// The samples `a, b, c` of format `from` converted to format `to` ([`Stochastic::cast`]). Out
+/// of line, as the operations that call it are inlined everywhere, and taking the samples as
+/// scalars (in registers), so that values stay in registers on the operations' common path.
+#[inline(never)]
+fn convert(a: f64, b: f64, c: f64, from: Fmt, to: Fmt) -> [f64; 3] {
+    let x = Sdyn { s: [a, b, c], f: from };
+    match to {
+        Fmt::F64 => x.cast::<f64>().samples_f64(),
+        Fmt::F32 => x.cast::<f32>().samples_f64(),
+        Fmt::F16 => x.cast::<f16>().samples_f64(),
+        Fmt::Bf16 => x.cast::<bf16>().samples_f64(),
+    }
+}
+
+/// `$e` with `$v` bound to the value as a `Stochastic` of its format, the result (a `Stochastic`
+/// of the same format) tagged again.
+macro_rules! map {
+    ($x:expr, $v:ident => $e:expr) => {{
+        let x: Sdyn = $x;
+        match x.f {
+            Fmt::F64 => { let $v = x.get::<f64>(); Sdyn::of($e) }
+            Fmt::F32 => { let $v = x.get::<f32>(); Sdyn::of($e) }
+            Fmt::F16 => { let $v = x.get::<f16>(); Sdyn::of($e) }
+            Fmt::Bf16 => { let $v = x.get::<bf16>(); Sdyn::of($e) }
+        }
+    }};
+}
+
+/// `$e` with `$v` bound to the value as a `Stochastic` of its format.
+macro_rules! read {
+    ($x:expr, $v:ident => $e:expr) => {{
+        let x: Sdyn = $x;
+        match x.f {
+            Fmt::F64 => { let $v = x.get::<f64>(); $e }
+            Fmt::F32 => { let $v = x.get::<f32>(); $e }
+            Fmt::F16 => { let $v = x.get::<f16>(); $e }
+            Fmt::Bf16 => { let $v = x.get::<bf16>(); $e }
+        }
+    }};
+}
+
+/// `$e` with `$x`, `$y` bound to two values brought to their common format, as `Stochastic`s of
+/// it; the result (of that format) tagged again.
+macro_rules! both {
+    ($a:expr, $b:expr, |$x:ident, $y:ident| $e:expr) => {{
+        let (a, b) = Sdyn::meet($a, $b);
+        match a.f {
+            Fmt::F64 => { let ($x, $y) = (a.get::<f64>(), b.get::<f64>()); Sdyn::of($e) }
+            Fmt::F32 => { let ($x, $y) = (a.get::<f32>(), b.get::<f32>()); Sdyn::of($e) }
+            Fmt::F16 => { let ($x, $y) = (a.get::<f16>(), b.get::<f16>()); Sdyn::of($e) }
+            Fmt::Bf16 => { let ($x, $y) = (a.get::<bf16>(), b.get::<bf16>()); Sdyn::of($e) }
+        }
+    }};
+}
+
+/// As [`both!`], for a result that is not a value.
+macro_rules! both_read {
+    ($a:expr, $b:expr, |$x:ident, $y:ident| $e:expr) => {{
+        let (a, b) = Sdyn::meet($a, $b);
+        match a.f {
+            Fmt::F64 => { let ($x, $y) = (a.get::<f64>(), b.get::<f64>()); $e }
+            Fmt::F32 => { let ($x, $y) = (a.get::<f32>(), b.get::<f32>()); $e }
+            Fmt::F16 => { let ($x, $y) = (a.get::<f16>(), b.get::<f16>()); $e }
+            Fmt::Bf16 => { let ($x, $y) = (a.get::<bf16>(), b.get::<bf16>()); $e }
+        }
+    }};
+}
+
+impl Sdyn {
+    /// A stochastic value, tagged with its format.
+    #[inline(always)]
+    pub fn of<G: Tag>(x: Stochastic<G>) -> Sdyn {
+        Sdyn { s: x.samples_f64(), f: G::FMT }
+    }
+
+    /// The value as a stochastic value of format `G`, which must be its own.
+    #[inline(always)]
+    fn get<G: Format>(self) -> Stochastic<G> {
+        Stochastic::from_repr(self.s.map(G::exact))
+    }
+
+    /// The value's format.
+    #[inline(always)]
+    pub fn format(self) -> Fmt {
+        self.f
+    }
+
+    /// The value converted to format `G` ([`Stochastic::cast`]: random rounding when narrowing).
+    #[inline(always)]
+    pub fn cast<G: Format>(self) -> Stochastic<G> {
+        read!(self, x => x.cast::<G>())
+    }
+
+    /// The value converted to format `f` ([`Stochastic::cast`]); itself in its own format.
+    #[inline(always)]
+    pub fn to(self, f: Fmt) -> Sdyn {
+        if self.f == f {
+            return self;
+        }
+        let [a, b, c] = self.s;
+        Sdyn { s: convert(a, b, c, self.f, f), f }
+    }
+
+    /// Two values in their common format (the first converted first, as [`Join`] does).
+    #[inline(always)]
+    pub fn meet(a: Sdyn, b: Sdyn) -> (Sdyn, Sdyn) {
+        let f = a.f.promote(b.f);
+        let a = a.to(f);
+        (a, b.to(f))
+    }
+
+    /// A literal in format `f` ([`Lit::stochastic`]).
+    #[inline(always)]
+    pub fn lit(l: Lit, f: Fmt) -> Sdyn {
+        match f {
+            Fmt::F64 => Sdyn::of(l.stochastic::<f64>()),
+            Fmt::F32 => Sdyn::of(l.stochastic::<f32>()),
+            Fmt::F16 => Sdyn::of(l.stochastic::<f16>()),
+            Fmt::Bf16 => Sdyn::of(l.stochastic::<bf16>()),
+        }
+    }
+
+    /// A native value as an exact stochastic one of its own format.
+    #[inline(always)]
+    pub fn exact<A: Tag>(x: A) -> Sdyn {
+        Sdyn::of(Stochastic::new(x))
+    }
+
+    /// An `f64` rounded to nearest into format `f` ([`Stochastic::from_f64`]).
+    #[inline]
+    pub fn from_f64(x: f64, f: Fmt) -> Sdyn {
+        match f {
+            Fmt::F64 => Sdyn::of(Stochastic::<f64>::from_f64(x)),
+            Fmt::F32 => Sdyn::of(Stochastic::<f32>::from_f64(x)),
+            Fmt::F16 => Sdyn::of(Stochastic::<f16>::from_f64(x)),
+            Fmt::Bf16 => Sdyn::of(Stochastic::<bf16>::from_f64(x)),
+        }
+    }
+
+    /// Zero in format `f` (`Default` of its stochastic type).
+    #[inline(always)]
+    pub fn zero(f: Fmt) -> Sdyn {
+        Sdyn { s: [0.0; 3], f }
+    }
+
+    /// The samples, widened exactly to `f64`.
+    pub fn samples_f64(&self) -> [f64; 3] {
+        self.s
+    }
+
+    /// The mean of the samples.
+    pub fn mean(&self) -> f64 {
+        read!(*self, x => x.mean())
+    }
+
+    /// The estimated number of exact significant digits ([`Stochastic::digits`]).
+    pub fn digits(&self) -> f64 {
+        read!(*self, x => x.digits())
+    }
+
+    /// Whether the value is numerical noise ([`Stochastic::is_noise`]).
+    pub fn is_noise(&self) -> bool {
+        read!(*self, x => x.is_noise())
+    }
+}
+
+impl Default for Sdyn {
+    fn default() -> Self {
+        Sdyn::zero(Fmt::F64)
+    }
+}
+
+macro_rules! sdyn_ops {
+    ($($Op:ident, $op:ident);*) => {$(
+        impl $Op for Sdyn {
+            type Output = Sdyn;
+            #[inline(always)]
+            fn $op(self, rhs: Sdyn) -> Sdyn {
+                both!(self, rhs, |x, y| $Op::$op(x, y))
+            }
+        }
+    )*};
+}
+sdyn_ops!(Add, add; Sub, sub; Mul, mul; Div, div);
+
+impl Neg for Sdyn {
+    type Output = Sdyn;
+    #[inline]
+    fn neg(self) -> Sdyn {
+        map!(self, x => -x)
+    }
+}
+
+impl PartialEq for Sdyn {
+    #[inline(always)]
+    fn eq(&self, other: &Sdyn) -> bool {
+        both_read!(*self, *other, |x, y| x == y)
+    }
+}
+
+impl PartialOrd for Sdyn {
+    #[inline(always)]
+    fn partial_cmp(&self, other: &Sdyn) -> Option<Ordering> {
+        both_read!(*self, *other, |x, y| x.partial_cmp(&y))
+    }
+}
+
+impl std::fmt::Display for Sdyn {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        read!(*self, x => std::fmt::Display::fmt(&x, f))
+    }
+}
+
+impl std::fmt::LowerExp for Sdyn {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        read!(*self, x => std::fmt::LowerExp::fmt(&x, f))
+    }
+}
+
+impl crate::check::Checkable for Sdyn {
+    fn visit(&self, f: &mut dyn FnMut(crate::check::Record)) {
+        read!(*self, x => x.visit(f))
+    }
+}
+
+impl std::iter::Sum for Sdyn {
+    fn sum<I: Iterator<Item = Sdyn>>(mut iter: I) -> Sdyn {
+        // The items' format, as `Sum` of their static type (which starts from its zero).
+        let Some(first) = iter.next() else { return Sdyn::default() };
+        iter.fold(Sdyn::zero(first.format()) + first, |acc, x| acc + x)
+    }
+}
+
+impl std::iter::Product for Sdyn {
+    fn product<I: Iterator<Item = Sdyn>>(mut iter: I) -> Sdyn {
+        let Some(first) = iter.next() else { return Sdyn::from_f64(1.0, Fmt::F64) };
+        iter.fold(Sdyn::from_f64(1.0, first.format()) * first, |acc, x| acc * x)
+    }
+}
+
+/// The `f64` method set of [`Stochastic`], format by format.
+macro_rules! sdyn_math {
+    ($($m:ident),*) => {
+        impl Sdyn {
+            $(
+                #[doc = concat!("[`Stochastic`]'s `", stringify!($m), "`, in the value's format.")]
+                #[inline]
+                pub fn $m(self) -> Sdyn {
+                    map!(self, x => x.$m())
+                }
+            )*
+            /// `self^n`.
+            #[inline]
+            pub fn powi(self, n: i32) -> Sdyn {
+                map!(self, x => x.powi(n))
+            }
+            /// `self^n` in the common format.
+            #[inline]
+            pub fn powf(self, n: Sdyn) -> Sdyn {
+                both!(self, n, |x, y| x.powf(y))
+            }
+            /// `atan2(self, o)` in the common format.
+            #[inline]
+            pub fn atan2(self, o: Sdyn) -> Sdyn {
+                both!(self, o, |x, y| x.atan2(y))
+            }
+            /// `hypot(self, o)` in the common format.
+            #[inline]
+            pub fn hypot(self, o: Sdyn) -> Sdyn {
+                both!(self, o, |x, y| x.hypot(y))
+            }
+            /// The smaller value.
+            #[inline]
+            pub fn min(self, o: Sdyn) -> Sdyn {
+                both!(self, o, |x, y| x.min(y))
+            }
+            /// The larger value.
+            #[inline]
+            pub fn max(self, o: Sdyn) -> Sdyn {
+                both!(self, o, |x, y| x.max(y))
+            }
+            /// `self * a + b`, in the format of the three.
+            #[inline]
+            pub fn mul_add(self, a: Sdyn, b: Sdyn) -> Sdyn {
+                let f = self.format().promote(a.format()).promote(b.format());
+                let (x, a, b) = (self.to(f), a.to(f), b.to(f));
+                match f {
+                    Fmt::F64 => Sdyn::of(x.get::<f64>().mul_add(a.get::<f64>(), b.get::<f64>())),
+                    Fmt::F32 => Sdyn::of(x.get::<f32>().mul_add(a.get::<f32>(), b.get::<f32>())),
+                    Fmt::F16 => Sdyn::of(x.get::<f16>().mul_add(a.get::<f16>(), b.get::<f16>())),
+                    Fmt::Bf16 => Sdyn::of(x.get::<bf16>().mul_add(a.get::<bf16>(), b.get::<bf16>())),
+                }
+            }
+            /// Whether a sample is NaN.
+            #[inline]
+            pub fn is_nan(&self) -> bool {
+                read!(*self, x => x.is_nan())
+            }
+            /// Whether every sample is finite.
+            #[inline]
+            pub fn is_finite(&self) -> bool {
+                read!(*self, x => x.is_finite())
+            }
+            /// Whether a sample is infinite.
+            #[inline]
+            pub fn is_infinite(&self) -> bool {
+                read!(*self, x => x.is_infinite())
+            }
+            /// Whether the value is negative.
+            #[inline]
+            pub fn is_sign_negative(&self) -> bool {
+                read!(*self, x => x.is_sign_negative())
+            }
+            /// Whether the value is positive.
+            #[inline]
+            pub fn is_sign_positive(&self) -> bool {
+                read!(*self, x => x.is_sign_positive())
+            }
+        }
+    };
+}
+sdyn_math!(sqrt, cbrt, abs, exp, exp2, exp_m1, ln, ln_1p, log10, log2, sin, cos, tan, asin, acos,
+    atan, sinh, cosh, tanh, asinh, acosh, atanh, floor, ceil, trunc, round, fract, signum, recip,
+    to_degrees, to_radians);
+
+impl Arith for Sdyn {
+    #[inline(always)]
+    fn fp_add(a: Self, b: Self) -> Self {
+        a + b
+    }
+    #[inline(always)]
+    fn fp_sub(a: Self, b: Self) -> Self {
+        a - b
+    }
+    #[inline(always)]
+    fn fp_mul(a: Self, b: Self) -> Self {
+        a * b
+    }
+    #[inline(always)]
+    fn fp_div(a: Self, b: Self) -> Self {
+        a / b
+    }
+}
+
+impl Math2 for Sdyn {
+    #[inline]
+    fn m_powf(a: Self, b: Self) -> Self {
+        a.powf(b)
+    }
+    #[inline]
+    fn m_atan2(a: Self, b: Self) -> Self {
+        a.atan2(b)
+    }
+    #[inline]
+    fn m_hypot(a: Self, b: Self) -> Self {
+        a.hypot(b)
+    }
+    #[inline]
+    fn m_min(a: Self, b: Self) -> Self {
+        a.min(b)
+    }
+    #[inline]
+    fn m_max(a: Self, b: Self) -> Self {
+        a.max(b)
+    }
+}
+
+// ----------------------------------------------------------------------------------------------
+// Knobs
+// ----------------------------------------------------------------------------------------------
+
+/// The single build's knob type: a knob of unit `K`, declared of format `F`, holding a stochastic
+/// value of the format the run gives unit `K` ([`FORMATS_ENV`]; `F` when none).
+#[derive(Clone, Copy, Debug)]
+#[repr(transparent)]
+pub struct Knob<F, const K: u32>(Sdyn, PhantomData<F>);
+
+impl<F: Tag, const K: u32> Knob<F, K> {
+    /// The format of unit `K` in this run.
+    #[inline(always)]
+    pub fn unit_format() -> Fmt {
+        unit_format(K, F::FMT)
+    }
+
+    /// A value stored into the knob: rounded to its format.
+    #[inline(always)]
+    pub fn from_dyn(x: Sdyn) -> Self {
+        Knob(x.to(Self::unit_format()), PhantomData)
+    }
+
+    /// The value.
+    #[inline(always)]
+    pub fn get(self) -> Sdyn {
+        self.0
+    }
+
+    /// The mean of the samples.
+    pub fn mean(&self) -> f64 {
+        self.0.mean()
+    }
+
+    /// The estimated number of exact significant digits.
+    pub fn digits(&self) -> f64 {
+        self.0.digits()
+    }
+
+    /// Whether the value is numerical noise.
+    pub fn is_noise(&self) -> bool {
+        self.0.is_noise()
+    }
+}
+
+impl<F: Tag, const K: u32> Default for Knob<F, K> {
+    #[inline]
+    fn default() -> Self {
+        Knob(Sdyn::zero(Self::unit_format()), PhantomData)
+    }
+}
+
+macro_rules! knob_math {
+    ($($m:ident),*) => {
+        impl<F: Tag, const K: u32> Knob<F, K> {
+            $(
+                #[doc = concat!("[`Stochastic`]'s `", stringify!($m), "`, in the knob's format.")]
+                #[inline]
+                pub fn $m(self) -> Self {
+                    Knob(self.0.$m(), PhantomData)
+                }
+            )*
+            /// `self^n`.
+            #[inline]
+            pub fn powi(self, n: i32) -> Self {
+                Knob(self.0.powi(n), PhantomData)
+            }
+            /// `self^n`.
+            #[inline]
+            pub fn powf(self, n: Self) -> Self {
+                Knob(self.0.powf(n.0), PhantomData)
+            }
+            /// `atan2(self, o)`.
+            #[inline]
+            pub fn atan2(self, o: Self) -> Self {
+                Knob(self.0.atan2(o.0), PhantomData)
+            }
+            /// `hypot(self, o)`.
+            #[inline]
+            pub fn hypot(self, o: Self) -> Self {
+                Knob(self.0.hypot(o.0), PhantomData)
+            }
+            /// The smaller value.
+            #[inline]
+            pub fn min(self, o: Self) -> Self {
+                Knob(self.0.min(o.0), PhantomData)
+            }
+            /// The larger value.
+            #[inline]
+            pub fn max(self, o: Self) -> Self {
+                Knob(self.0.max(o.0), PhantomData)
+            }
+            /// `self * a + b`.
+            #[inline]
+            pub fn mul_add(self, a: Self, b: Self) -> Self {
+                Knob(self.0.mul_add(a.0, b.0), PhantomData)
+            }
+            /// Whether a sample is NaN.
+            #[inline]
+            pub fn is_nan(&self) -> bool {
+                self.0.is_nan()
+            }
+            /// Whether every sample is finite.
+            #[inline]
+            pub fn is_finite(&self) -> bool {
+                self.0.is_finite()
+            }
+            /// Whether a sample is infinite.
+            #[inline]
+            pub fn is_infinite(&self) -> bool {
+                self.0.is_infinite()
+            }
+            /// Whether the value is negative.
+            #[inline]
+            pub fn is_sign_negative(&self) -> bool {
+                self.0.is_sign_negative()
+            }
+            /// Whether the value is positive.
+            #[inline]
+            pub fn is_sign_positive(&self) -> bool {
+                self.0.is_sign_positive()
+            }
+        }
+    };
+}
+knob_math!(sqrt, cbrt, abs, exp, exp2, exp_m1, ln, ln_1p, log10, log2, sin, cos, tan, asin, acos,
+    atan, sinh, cosh, tanh, asinh, acosh, atanh, floor, ceil, trunc, round, fract, signum, recip,
+    to_degrees, to_radians);
+
+macro_rules! knob_ops {
+    ($($Op:ident, $op:ident, $OpAssign:ident, $op_assign:ident);*) => {$(
+        impl<F: Tag, const K: u32> $Op for Knob<F, K> {
+            type Output = Self;
+            #[inline]
+            fn $op(self, rhs: Self) -> Self {
+                Knob($Op::$op(self.0, rhs.0), PhantomData)
+            }
+        }
+        impl<F: Tag, const K: u32> std::ops::$OpAssign for Knob<F, K> {
+            #[inline]
+            fn $op_assign(&mut self, rhs: Self) {
+                self.0 = $Op::$op(self.0, rhs.0);
+            }
+        }
+    )*};
+}
+knob_ops!(Add, add, AddAssign, add_assign; Sub, sub, SubAssign, sub_assign;
+    Mul, mul, MulAssign, mul_assign; Div, div, DivAssign, div_assign);
+
+impl<F: Tag, const K: u32> Neg for Knob<F, K> {
+    type Output = Self;
+    #[inline]
+    fn neg(self) -> Self {
+        Knob(-self.0, PhantomData)
+    }
+}
+
+impl<F: Tag, const K: u32> PartialEq for Knob<F, K> {
+    #[inline]
+    fn eq(&self, other: &Self) -> bool {
+        self.0 == other.0
+    }
+}
+
+impl<F: Tag, const K: u32> PartialOrd for Knob<F, K> {
+    #[inline]
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        self.0.partial_cmp(&other.0)
+    }
+}
+
+impl<F: Tag, const K: u32> std::fmt::Display for Knob<F, K> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Display::fmt(&self.0, f)
+    }
+}
+
+impl<F: Tag, const K: u32> std::fmt::LowerExp for Knob<F, K> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::LowerExp::fmt(&self.0, f)
+    }
+}
+
+impl<F: Tag, const K: u32> crate::check::Checkable for Knob<F, K> {
+    fn visit(&self, f: &mut dyn FnMut(crate::check::Record)) {
+        self.0.visit(f);
+    }
+}
+
+impl<F: Tag, const K: u32> std::iter::Sum for Knob<F, K> {
+    fn sum<I: Iterator<Item = Self>>(iter: I) -> Self {
+        iter.fold(Self::default(), |acc, x| acc + x)
+    }
+}
+
+impl<'a, F: Tag, const K: u32> std::iter::Sum<&'a Knob<F, K>> for Knob<F, K> {
+    fn sum<I: Iterator<Item = &'a Self>>(iter: I) -> Self {
+        iter.fold(Self::default(), |acc, x| acc + *x)
+    }
+}
+
+impl<F: Tag, const K: u32> std::iter::Product for Knob<F, K> {
+    fn product<I: Iterator<Item = Self>>(iter: I) -> Self {
+        iter.fold(Knob(Sdyn::from_f64(1.0, Self::unit_format()), PhantomData), |acc, x| acc * x)
+    }
+}
+
+impl<'a, F: Tag, const K: u32> std::iter::Product<&'a Knob<F, K>> for Knob<F, K> {
+    fn product<I: Iterator<Item = &'a Self>>(iter: I) -> Self {
+        iter.fold(Knob(Sdyn::from_f64(1.0, Self::unit_format()), PhantomData), |acc, x| acc * *x)
+    }
+}
+
+// ----------------------------------------------------------------------------------------------
+// The dispatch of `crate::rt` for knobs and run-time-format values
+// ----------------------------------------------------------------------------------------------
+
+/// Knobs and [`Sdyn`] as operands: their value.
+pub trait Dynamic: Copy {
+    /// The value.
+    fn value_dyn(self) -> Sdyn;
+}
+
+impl Dynamic for Sdyn {
+    #[inline(always)]
+    fn value_dyn(self) -> Sdyn {
+        self
+    }
+}
+
+impl<F: Tag, const K: u32> Dynamic for Knob<F, K> {
+    #[inline(always)]
+    fn value_dyn(self) -> Sdyn {
+        self.0
+    }
+}
+
+impl Scalar for Sdyn {}
+impl<F: Tag, const K: u32> Scalar for Knob<F, K> {}
+
+/// Scalars, operands and items, by value and by reference.
+macro_rules! as_operand {
+    ($([$($g:tt)*] $t:ty),*) => {$(
+        impl<$($g)*> Operand for $t {
+            type V = $t;
+            #[inline(always)]
+            fn v(self) -> $t { self }
+        }
+        impl<'a, $($g)*> Operand for &'a $t {
+            type V = $t;
+            #[inline(always)]
+            fn v(self) -> $t { *self }
+        }
+        impl<'a, $($g)*> Operand for &'a mut $t {
+            type V = $t;
+            #[inline(always)]
+            fn v(self) -> $t { *self }
+        }
+        impl<$($g)*> Item for $t {
+            type Value = $t;
+            #[inline(always)]
+            fn value(self) -> $t { self }
+        }
+        impl<'a, $($g)*> Item for &'a $t {
+            type Value = $t;
+            #[inline(always)]
+            fn value(self) -> $t { *self }
+        }
+    )*};
+}
+as_operand!([] Sdyn, [F: Tag, const K: u32] Knob<F, K>);
+
+/// `Join` of a run-time-format value (`$t`) with every other kind of float, both ways.
+macro_rules! join_dynamic {
+    ($([$($g:tt)*] $t:ty),*) => {$(
+        impl<$($g)*> Join<Lit> for $t {
+            type Out = Sdyn;
+            #[inline(always)]
+            fn join(a: Self, b: Lit) -> (Sdyn, Sdyn) {
+                let a = a.value_dyn();
+                (a, Sdyn::lit(b, a.format()))
+            }
+        }
+        impl<$($g)*> Join<$t> for Lit {
+            type Out = Sdyn;
+            #[inline(always)]
+            fn join(a: Lit, b: $t) -> (Sdyn, Sdyn) {
+                let b = b.value_dyn();
+                (Sdyn::lit(a, b.format()), b)
+            }
+        }
+        impl<B: Tag, $($g)*> Join<Stochastic<B>> for $t {
+            type Out = Sdyn;
+            #[inline(always)]
+            fn join(a: Self, b: Stochastic<B>) -> (Sdyn, Sdyn) {
+                Sdyn::meet(a.value_dyn(), Sdyn::of(b))
+            }
+        }
+        impl<A: Tag, $($g)*> Join<$t> for Stochastic<A> {
+            type Out = Sdyn;
+            #[inline(always)]
+            fn join(a: Self, b: $t) -> (Sdyn, Sdyn) {
+                Sdyn::meet(Sdyn::of(a), b.value_dyn())
+            }
+        }
+        impl<B: Tag, $($g)*> Join<B> for $t {
+            type Out = Sdyn;
+            #[inline(always)]
+            fn join(a: Self, b: B) -> (Sdyn, Sdyn) {
+                Sdyn::meet(a.value_dyn(), Sdyn::exact(b))
+            }
+        }
+        impl<A: Tag, $($g)*> Join<$t> for A {
+            type Out = Sdyn;
+            #[inline(always)]
+            fn join(a: A, b: $t) -> (Sdyn, Sdyn) {
+                Sdyn::meet(Sdyn::exact(a), b.value_dyn())
+            }
+        }
+        impl<T, $($g)*> CastOperand<T> for $t
+        where
+            $t: CastAs<T>,
+        {
+            type Out = T;
+            #[inline(always)]
+            fn cast_operand(self) -> T {
+                self.cast_as()
+            }
+        }
+    )*};
+}
+join_dynamic!([] Sdyn, [F: Tag, const K: u32] Knob<F, K>);
+
+impl Join<Sdyn> for Sdyn {
+    type Out = Sdyn;
+    #[inline(always)]
+    fn join(a: Sdyn, b: Sdyn) -> (Sdyn, Sdyn) {
+        Sdyn::meet(a, b)
+    }
+}
+
+impl<F: Tag, const K: u32> Join<Sdyn> for Knob<F, K> {
+    type Out = Sdyn;
+    #[inline(always)]
+    fn join(a: Self, b: Sdyn) -> (Sdyn, Sdyn) {
+        Sdyn::meet(a.0, b)
+    }
+}
+
+impl<F: Tag, const K: u32> Join<Knob<F, K>> for Sdyn {
+    type Out = Sdyn;
+    #[inline(always)]
+    fn join(a: Sdyn, b: Knob<F, K>) -> (Sdyn, Sdyn) {
+        Sdyn::meet(a, b.0)
+    }
+}
+
+impl<A: Tag, B: Tag, const K: u32, const L: u32> Join<Knob<B, L>> for Knob<A, K> {
+    type Out = Sdyn;
+    #[inline(always)]
+    fn join(a: Self, b: Knob<B, L>) -> (Sdyn, Sdyn) {
+        Sdyn::meet(a.0, b.0)
+    }
+}
+
+// Stores: into a knob, rounded to its unit's format; out of one, as out of a stochastic value.
+
+impl<A: Tag, B: Tag, const K: u32> Store<Knob<B, K>> for A {
+    #[inline(always)]
+    fn store(self) -> Knob<B, K> {
+        Knob::from_dyn(Sdyn::exact(self))
+    }
+}
+
+impl<B: Tag, const K: u32> Store<Knob<B, K>> for Lit {
+    #[inline(always)]
+    fn store(self) -> Knob<B, K> {
+        Knob(Sdyn::lit(self, Knob::<B, K>::unit_format()), PhantomData)
+    }
+}
+
+impl<A: Tag, B: Tag, const K: u32> Store<Knob<B, K>> for Stochastic<A> {
+    #[inline(always)]
+    fn store(self) -> Knob<B, K> {
+        Knob::from_dyn(Sdyn::of(self))
+    }
+}
+
+impl<A: Tag, B: Tag, const K: u32, const L: u32> Store<Knob<B, L>> for Knob<A, K> {
+    #[inline(always)]
+    fn store(self) -> Knob<B, L> {
+        Knob::from_dyn(self.0)
+    }
+}
+
+impl<B: Tag, const K: u32> Store<Knob<B, K>> for Sdyn {
+    #[inline(always)]
+    fn store(self) -> Knob<B, K> {
+        Knob::from_dyn(self)
+    }
+}
+
+/// Stores into a place of type [`Sdyn`]: rounded to the format the place holds (its static type's
+/// in the configuration's own build); a new value of the value's own format.
+macro_rules! store_sdyn {
+    ($([$($g:tt)*] $t:ty => |$x:ident, $f:ident| $into:expr, $new:expr);*) => {$(
+        impl<$($g)*> Store<Sdyn> for $t {
+            #[inline(always)]
+            fn store(self) -> Sdyn {
+                let $x = self;
+                $new
+            }
+            #[inline(always)]
+            fn store_into(self, place: &mut Sdyn) {
+                let ($x, $f) = (self, place.format());
+                *place = $into;
+            }
+        }
+    )*};
+}
+store_sdyn!(
+    [] Sdyn => |x, f| x.to(f), x;
+    [F: Tag, const K: u32] Knob<F, K> => |x, f| x.0.to(f), x.0;
+    [A: Tag] Stochastic<A> => |x, f| Sdyn::of(x).to(f), Sdyn::of(x);
+    [] Lit => |x, f| Sdyn::lit(x, f), Sdyn::lit(x, Fmt::F64)
+);
+
+macro_rules! store_dynamic_out {
+    ($([$($g:tt)*] $t:ty);*) => {$(
+        impl<B: Tag, $($g)*> Store<Stochastic<B>> for $t {
+            #[inline(always)]
+            fn store(self) -> Stochastic<B> {
+                self.value_dyn().cast()
+            }
+        }
+        impl<B: Tag, $($g)*> Store<B> for $t {
+            /// The mean, rounded to nearest (samples are lost, as out of a stochastic value).
+            #[inline(always)]
+            fn store(self) -> B {
+                B::from_repr(B::nearest(self.value_dyn().mean()))
+            }
+        }
+    )*};
+}
+store_dynamic_out!([] Sdyn; [F: Tag, const K: u32] Knob<F, K>);
+
+// Casts: as those of a stochastic value of the run's format.
+
+macro_rules! cast_dynamic {
+    ($([$($g:tt)*] $t:ty),*) => {$(
+        cast_dynamic!(@ints [$($g)*] $t; i8, i16, i32, i64, i128, isize, u8, u16, u32, u64, u128, usize);
+        impl<B: Tag, $($g)*> CastAs<Stochastic<B>> for $t {
+            #[inline(always)]
+            fn cast_as(self) -> Stochastic<B> {
+                self.value_dyn().cast()
+            }
+        }
+        impl<B: Tag, $($g)*> CastAs<B> for $t {
+            #[inline(always)]
+            fn cast_as(self) -> B {
+                B::from_repr(B::nearest(self.value_dyn().mean()))
+            }
+        }
+    )*};
+    (@ints $g:tt $t:ty; $($i:ty),*) => {$(
+        cast_dynamic!(@int $g $t; $i);
+    )*};
+    (@int [$($g:tt)*] $t:ty; $i:ty) => {
+        impl<$($g)*> CastAs<$i> for $t {
+            #[inline(always)]
+            fn cast_as(self) -> $i {
+                read!(self.value_dyn(), x => CastAs::<$i>::cast_as(x))
+            }
+        }
+    };
+}
+cast_dynamic!([] Sdyn, [F: Tag, const K: u32] Knob<F, K>);
+
+macro_rules! cast_into_knob {
+    ($($i:ty),*) => {$(
+        impl<B: Tag, const K: u32> CastAs<Knob<B, K>> for $i {
+            #[inline(always)]
+            fn cast_as(self) -> Knob<B, K> {
+                Knob(Sdyn::from_f64(self as f64, Knob::<B, K>::unit_format()), PhantomData)
+            }
+        }
+    )*};
+}
+cast_into_knob!(i8, i16, i32, i64, i128, isize, u8, u16, u32, u64, u128, usize);
+
+impl<A: Tag, B: Tag, const K: u32> CastAs<Knob<B, K>> for A {
+    #[inline(always)]
+    fn cast_as(self) -> Knob<B, K> {
+        Knob::from_dyn(Sdyn::exact(self))
+    }
+}
+
+impl<A: Tag, B: Tag, const K: u32> CastAs<Knob<B, K>> for Stochastic<A> {
+    #[inline(always)]
+    fn cast_as(self) -> Knob<B, K> {
+        Knob::from_dyn(Sdyn::of(self))
+    }
+}
+
+impl<B: Tag, const K: u32> CastAs<Knob<B, K>> for Sdyn {
+    #[inline(always)]
+    fn cast_as(self) -> Knob<B, K> {
+        Knob::from_dyn(self)
+    }
+}
+
+impl<A: Tag, B: Tag, const K: u32, const L: u32> CastAs<Knob<B, L>> for Knob<A, K> {
+    #[inline(always)]
+    fn cast_as(self) -> Knob<B, L> {
+        Knob::from_dyn(self.0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::stochastic::set_seed;
+    use crate::value::{Sf16, Sf32, Sf64};
+
+    #[test]
+    fn formats_promote_as_the_static_types_do() {
+        use Fmt::*;
+        let all = [Bf16, F16, F32, F64];
+        for a in all {
+            for b in all {
+                let p = a.promote(b);
+                assert_eq!(p, b.promote(a));
+                let expect = match (a, b) {
+                    (x, y) if x == y => x,
+                    (F64, _) | (_, F64) => F64,
+                    _ => F32,
+                };
+                assert_eq!(p, expect, "{a:?} with {b:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn arithmetic_and_casts_draw_as_the_static_types_do() {
+        // The same operations on Sdyn and on the static types, from the same seed, give the same
+        // bits: the single build follows the configuration's own build.
+        set_seed(7);
+        let a = Sf32::from_f64(0.1);
+        let b = Sf64::from_f64(1.0 / 3.0);
+        let h = Sf16::from_f64(0.7);
+        let st = {
+            let x = a.cast::<f64>() * b;
+            let y: Sf16 = x.cast();
+            let z = (y + h).cast::<f32>() / a;
+            (x, y, z.sqrt())
+        };
+        set_seed(7);
+        let (da, db, dh) = (Sdyn::of(Sf32::from_f64(0.1)), Sdyn::of(Sf64::from_f64(1.0 / 3.0)), Sdyn::of(Sf16::from_f64(0.7)));
+        let x = da * db;
+        let y = x.to(Fmt::F16);
+        let z = ((y + dh).to(Fmt::F32) / da).sqrt();
+        assert_eq!(x.samples_f64(), st.0.samples_f64());
+        assert_eq!(y.samples_f64(), st.1.samples_f64());
+        assert_eq!(z.samples_f64(), st.2.samples_f64());
+        assert_eq!(z.format(), Fmt::F32);
+    }
+
+    #[test]
+    fn knobs_take_their_units_formats_and_inferred_places_keep_theirs() {
+        // The only test that sets the table: units 0 and 1 lowered, the rest declared.
+        set_formats("f32,f16").expect("a valid list");
+        type K0 = Knob<f64, 0>;
+        type K1 = Knob<f64, 1>;
+        type K5 = Knob<f32, 5>;
+        let a: K0 = Lit::new(0.1, 0.1).store();
+        let b: K1 = Lit::new(0.1, 0.1).store();
+        let c: K5 = 3.0f64.store();
+        assert_eq!((a.get().format(), b.get().format(), c.get().format()), (Fmt::F32, Fmt::F16, Fmt::F32));
+        assert_eq!(a.get().samples_f64(), Sf32::from_f64(0.1).samples_f64());
+        assert_eq!(b.get().samples_f64(), Sf16::from_f64(0.1).samples_f64());
+        // binary16 with binary32 meets in binary32; a literal takes the knob's format.
+        let (x, y) = <K1 as Join<K0>>::join(b, a);
+        assert_eq!((x.format(), y.format()), (Fmt::F32, Fmt::F32));
+        let (x, l) = <K1 as Join<Lit>>::join(b, Lit::new(2.0, 2.0));
+        assert_eq!((x.format(), l.format()), (Fmt::F16, Fmt::F16));
+        // A place of run-time format keeps its format: an f16 place given an f64 value.
+        let mut place = b.get();
+        Sdyn::of(Sf64::from_f64(1.0 / 3.0)).store_into(&mut place);
+        assert_eq!(place.format(), Fmt::F16);
+        for x in place.samples_f64() {
+            assert_eq!(f64::from(half::f16::from_f64(x)), x, "{x} is a binary16 value");
+            assert!((x - 1.0 / 3.0).abs() < 1e-3, "{x}");
+        }
+        // Stored into a knob, a value takes the knob's format whatever it had.
+        let back: K0 = place.store();
+        assert_eq!(back.get().format(), Fmt::F32);
+    }
+
+    #[test]
+    fn bad_format_lists_are_refused_with_the_unit() {
+        assert!(set_formats("f64,f33").unwrap_err().contains("unit 1"));
+    }
+}
