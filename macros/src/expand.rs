@@ -327,6 +327,9 @@ struct Binding {
     storable: bool,
     /// Holds floats somewhere (also `&mut [f64]`): assignments to its elements store.
     floaty: bool,
+    /// Unannotated and initialised: its type is the initialiser's, which in the single build can
+    /// be a value of run-time format (`__rt::Sdyn`), so stores into it must see the place.
+    inferred: bool,
 }
 
 struct Rewriter {
@@ -517,6 +520,23 @@ fn generic_result(e: &Expr) -> bool {
     }
 }
 
+/// A place `&mut` can borrow as it is: a variable, a field, an element, a dereference (not a
+/// destructuring tuple or struct).
+fn simple_place(e: &Expr) -> bool {
+    match e {
+        Expr::Path(_) => true,
+        Expr::Field(f) => simple_place(&f.base),
+        Expr::Index(_) | Expr::Unary(syn::ExprUnary { op: syn::UnOp::Deref(_), .. }) => true,
+        Expr::Paren(p) => simple_place(&p.expr),
+        _ => false,
+    }
+}
+
+/// A value chosen by branches (`if`, `match`, a block): each tail is stored on its own.
+fn branches(e: &Expr) -> bool {
+    matches!(e, Expr::If(_) | Expr::Match(_) | Expr::Block(_))
+}
+
 fn strip_parens(e: Expr) -> Expr {
     match e {
         Expr::Paren(p) => strip_parens(*p.expr),
@@ -636,6 +656,7 @@ impl Rewriter {
         Binding {
             storable: is_storable_float(ty, &self.cx.aliases),
             floaty: !fptune_syntax::float_leaves(ty, &self.cx.aliases).is_empty(),
+            inferred: false,
         }
     }
 
@@ -677,6 +698,19 @@ impl Rewriter {
             },
             Expr::Unary(u) if matches!(u.op, UnOp::Deref(_)) => self.floaty_root(&u.expr),
             Expr::Paren(p) => self.float_place(&p.expr),
+            _ => false,
+        }
+    }
+
+    /// Whether the place is (an element of) a binding whose type was inferred ([`Binding`]).
+    fn inferred_root(&self, e: &Expr) -> bool {
+        match e {
+            Expr::Path(p) if p.path.segments.len() == 1 => {
+                self.lookup(&p.path.segments[0].ident.to_string()).is_some_and(|b| b.inferred)
+            }
+            Expr::Index(i) => self.inferred_root(&i.expr),
+            Expr::Paren(p) => self.inferred_root(&p.expr),
+            Expr::Unary(u) if matches!(u.op, UnOp::Deref(_)) => self.inferred_root(&u.expr),
             _ => false,
         }
     }
@@ -979,7 +1013,7 @@ impl VisitMut for Rewriter {
         }
         let b = match &annotated {
             Some(ty) => self.binding_of_type(ty),
-            None => Binding { storable: literal_init, floaty: literal_init },
+            None => Binding { storable: literal_init, floaty: literal_init, inferred: l.init.is_some() },
         };
         self.bind_pat(&l.pat, b);
     }
@@ -1039,7 +1073,17 @@ impl VisitMut for Rewriter {
                 let store = self.float_place(&a.left) || self.float_valued(&a.right);
                 self.visit_expr_mut(&mut a.left);
                 self.visit_expr_mut(&mut a.right);
-                if store {
+                if store && self.inferred_root(&a.left) && simple_place(&a.left) && !branches(&a.right) {
+                    // The value first, then the place, as `=` evaluates them; the store sees
+                    // the place (one of run-time format keeps its format, see `Store::store_into`).
+                    let left = &a.left;
+                    let right = literal_as_lit((*a.right).clone());
+                    *e = wrap_dispatch(span, quote_spanned!(span=>
+                        let __fptune_value = #right;
+                        let __fptune_place = &mut #left;
+                        (&&::fptune::__rt::src(__fptune_value)).__fp_store_into(__fptune_place)
+                    ));
+                } else if store {
                     self.store_tail(&mut a.right, None);
                 }
             }
@@ -1181,6 +1225,11 @@ impl VisitMut for StochasticTypes {
 
     fn visit_type_mut(&mut self, t: &mut Type) {
         if let Type::Path(p) = t {
+            if p.path.segments.last().is_some_and(|s| s.ident == "Knob") {
+                // The single build's knob (`__rt::Knob<F, K>`) is stochastic already; `F` is the
+                // declared format.
+                return;
+            }
             if p.qself.is_none() {
                 let leaves = fptune_syntax::float_leaves(&Type::Path(p.clone()), &BTreeSet::new());
                 if leaves.len() == 1 && leaves[0].alias.is_none() {

@@ -103,10 +103,11 @@ pub struct Leaf {
     pub end: (usize, usize),
 }
 
-/// The probe build's knob type `::fptune::__rt::Probe<F, K>`: a float of format `F`.
+/// The probe build's knob type `::fptune::__rt::Probe<F, K>`, and the single build's
+/// `::fptune::__rt::Knob<F, K>`: a float of format `F`.
 fn probe_format(path: &syn::Path) -> Option<FloatFormat> {
     let last = path.segments.last()?;
-    if last.ident != "Probe" {
+    if last.ident != "Probe" && last.ident != "Knob" {
         return None;
     }
     let PathArguments::AngleBracketed(args) = &last.arguments else { return None };
