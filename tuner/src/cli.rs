@@ -134,6 +134,12 @@ pub struct RunArgs {
     /// native run.
     #[arg(long, value_enum, value_name = "WHEN", default_value_t = When::Auto)]
     pub native_first: When,
+    /// Build the crate once with every unit's format chosen when the program starts, and run
+    /// that program for every DSA candidate instead of building each: `auto` does when it
+    /// compiles and its runs give the records of the configurations' own builds (checked on the
+    /// reference and one lowered configuration). The configuration found is still rebuilt.
+    #[arg(long, value_enum, value_name = "WHEN", default_value_t = When::Auto)]
+    pub single_build: When,
 }
 
 /// When a cost-saving strategy is used.

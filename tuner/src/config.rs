@@ -95,6 +95,8 @@ pub struct Settings {
     pub quick_builds: When,
     /// Whether candidates run natively before they run under DSA.
     pub native_first: When,
+    /// Whether DSA candidates are runs of one single build.
+    pub single_build: When,
 }
 
 /// A built-in target by name.
@@ -210,6 +212,7 @@ pub fn resolve(cli: &TuneArgs, meta: &Metadata, package_root: &Path) -> Result<S
         leak_dirs: cli.run.leak_dirs,
         quick_builds: cli.run.quick_builds,
         native_first: cli.run.native_first,
+        single_build: cli.run.single_build,
     })
 }
 

@@ -25,11 +25,38 @@ pub fn configured_sources(
             format_of[k] = config.0[unit.id];
         }
     }
+    knobs_written(sources, knobs, |k| format_of[k.id].rust().to_string())
+}
+
+/// The sources of the single build: the knobs of every unit the search may lower written as
+/// `::fptune::__rt::Knob<F, U>` (`F` the declared format, `U` the unit), whose format each run
+/// reads from `FPTUNE_FORMATS`; pinned units keep their declared type. Only files with such
+/// knobs are returned.
+pub fn single_build_sources(sources: &[(String, String)], knobs: &[Knob], units: &[Unit]) -> Result<Vec<(String, String)>> {
+    let mut unit_of: Vec<Option<usize>> = vec![None; knobs.len()];
+    for unit in units.iter().filter(|u| u.pinned.is_none()) {
+        for &k in &unit.knobs {
+            unit_of[k] = Some(unit.id);
+        }
+    }
+    knobs_written(sources, knobs, |k| match unit_of[k.id] {
+        Some(u) => format!("::fptune::__rt::Knob<{}, {u}>", k.declared.rust()),
+        None => k.declared.rust().to_string(),
+    })
+}
+
+/// The files with knobs, each knob's leaves replaced by `written(knob)`.
+fn knobs_written(
+    sources: &[(String, String)],
+    knobs: &[Knob],
+    written: impl Fn(&Knob) -> String,
+) -> Result<Vec<(String, String)>> {
     let mut by_file: BTreeMap<&str, Vec<(Leaf, String)>> = BTreeMap::new();
     for k in knobs {
+        let text = written(k);
         for l in &k.leaves {
             let leaf = Leaf { format: None, alias: None, span: proc_macro2::Span::call_site(), start: l.start, end: l.end };
-            by_file.entry(k.file.as_str()).or_default().push((leaf, format_of[k.id].rust().to_string()));
+            by_file.entry(k.file.as_str()).or_default().push((leaf, text.clone()));
         }
     }
     let mut out = Vec::new();

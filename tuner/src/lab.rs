@@ -18,7 +18,7 @@ use crate::config::Settings;
 use crate::console::Console;
 use crate::convert;
 use crate::knobs::Inventory;
-use crate::model::{CandidateRun, Configuration, FloatFormat, Knob, Outcome, Reason, Record, RunResult, Unit};
+use crate::model::{CandidateRun, Configuration, FloatFormat, Knob, KnobKind, Outcome, Reason, Record, RunResult, Unit};
 use crate::probe::{self, DiagnosticLike, Probing, Round};
 use crate::process::{self, Command, Status};
 use crate::scratch::{Scratch, ScratchOptions};
@@ -96,6 +96,9 @@ pub struct Counts {
     /// Whether DSA candidates were built with the crate's own code unoptimised.
     #[serde(default)]
     pub quick_builds: bool,
+    /// Whether DSA candidates were runs of the single build (no build each).
+    #[serde(default)]
+    pub single_build: bool,
     /// Whether candidates were built and run natively before their DSA run.
     #[serde(default)]
     pub native_first: bool,
@@ -201,6 +204,9 @@ pub struct Lab<'a> {
     warnings: Vec<String>,
     /// DSA builds with the crate's own code unoptimised ([`cargo::candidate_overrides`]).
     quick: bool,
+    /// The single build's program: every unit's format read when it starts, so DSA candidates
+    /// are runs of it, not builds ([`convert::single_build_sources`]).
+    single: Option<PathBuf>,
     /// Candidates are built and run natively before their DSA run.
     native_first: bool,
     /// A configuration found failed its native re-check: from then on the search runs the
@@ -269,6 +275,7 @@ impl<'a> Lab<'a> {
             cache: Mutex::new(cache),
             warnings: warning.into_iter().collect(),
             quick: false,
+            single: None,
             native_first: false,
             native_after: std::sync::atomic::AtomicBool::new(false),
             two_seeds: std::sync::atomic::AtomicBool::new(false),
@@ -301,8 +308,9 @@ impl<'a> Lab<'a> {
         cargo::build(&self.build_options(&worker.scratch, stochastic), log)
     }
 
-    /// Runs a built program with a seed of the stochastic arithmetic, its checks going to `out`.
-    fn execute(&self, exe: &Path, out: &Path, log: &Path, seed: u64) -> Result<process::RunResult> {
+    /// Runs a built program with a seed of the stochastic arithmetic, its checks going to `out`;
+    /// the single build's with the units' formats.
+    fn execute(&self, exe: &Path, out: &Path, log: &Path, seed: u64, formats: Option<&Configuration>) -> Result<process::RunResult> {
         let _ = std::fs::remove_file(out);
         let mut cmd = Command::new(exe.as_os_str())
             .args(self.settings.args.iter())
@@ -310,6 +318,9 @@ impl<'a> Lab<'a> {
             .env("FPTUNE_SEED", seed.to_string())
             .env("RUST_BACKTRACE", "0")
             .cwd(self.ws.root.clone());
+        if let Some(config) = formats {
+            cmd = cmd.env(fptune::__rt::FORMATS_ENV, config.key());
+        }
         if self.stop_on_overflow {
             cmd = cmd.env(fptune::stochastic::STOP_ON_OVERFLOW_ENV, "1");
         }
@@ -320,6 +331,12 @@ impl<'a> Lab<'a> {
     /// every item marked for conversion.
     fn sources_of(&self, config: &Configuration, stochastic: bool) -> Result<Vec<(String, String)>> {
         let configured = convert::configured_sources(&self.inv.sources, &self.inv.knobs, &self.units, config)?;
+        self.with_conversion(&configured, stochastic)
+    }
+
+    /// The files that differ from the crate's: `configured` over the sources, and for the
+    /// stochastic build every item marked for conversion.
+    fn with_conversion(&self, configured: &[(String, String)], stochastic: bool) -> Result<Vec<(String, String)>> {
         let mut files: Vec<(String, String)> = Vec::new();
         for (rel, original) in &self.inv.sources {
             let text = configured.iter().find(|(r, _)| r == rel).map(|(_, t)| t.clone()).unwrap_or_else(|| original.clone());
@@ -352,15 +369,22 @@ impl<'a> Lab<'a> {
     /// The run of a configuration with `seed` (`None`: native), from the cache or built and run
     /// now on `worker` (and then cached); `true` when it came from the cache.
     fn run_config(&self, worker: &Worker, config: &Configuration, seed: Option<u64>) -> Result<(CandidateRun, bool)> {
-        self.run_config_times(worker, config, seed, 1)
+        self.run_config_times(worker, config, seed, 1, Build::Any)
     }
 
     /// [`Lab::run_config`], with a run that ran at least `runs` times (timed by the fastest).
-    fn run_config_times(&self, worker: &Worker, config: &Configuration, seed: Option<u64>, runs: u32) -> Result<(CandidateRun, bool)> {
+    fn run_config_times(
+        &self,
+        worker: &Worker,
+        config: &Configuration,
+        seed: Option<u64>,
+        runs: u32,
+        build: Build<'_>,
+    ) -> Result<(CandidateRun, bool)> {
         if let Some(run) = self.recall_run(config, seed).filter(|r| r.runs >= runs || r.failure().is_some()) {
             return Ok((run, true));
         }
-        let run = self.build_and_run(worker, config, seed, runs)?;
+        let run = self.build_and_run(worker, config, seed, runs, build)?;
         self.cache.lock().map_err(|_| anyhow!("the cache lock is poisoned"))?.insert(run.clone());
         Ok((run, false))
     }
@@ -409,14 +433,23 @@ impl<'a> Lab<'a> {
     }
 
     /// Builds and runs one configuration: under DSA with `seed`, or natively (`None`), `runs`
-    /// times, timed by the fastest.
-    fn build_and_run(&self, worker: &Worker, config: &Configuration, seed: Option<u64>, runs: u32) -> Result<CandidateRun> {
+    /// times, timed by the fastest. Under DSA, with `Build::Any` and a single build, a run of it.
+    fn build_and_run(&self, worker: &Worker, config: &Configuration, seed: Option<u64>, runs: u32, build: Build<'_>) -> Result<CandidateRun> {
+        let single = match build {
+            Build::Any => self.single.as_deref(),
+            Build::Each => None,
+            Build::Single(exe) => Some(exe),
+        }
+        .filter(|_| seed.is_some());
         let key = config.key().replace(',', "-");
         let tag = match seed {
             Some(s) if s == self.settings.seed => key,
             Some(s) => format!("{key}-seed{s}"),
             None => format!("{key}-native"),
         };
+        // The single build's runs have logs of their own (the verification runs a configuration
+        // both ways).
+        let tag = if single.is_some() { format!("{tag}-single") } else { tag };
         let log = self.log_path(&tag);
         let _ = std::fs::remove_file(&log);
         let mut run = CandidateRun {
@@ -435,28 +468,34 @@ impl<'a> Lab<'a> {
             };
             return Ok(run);
         }
-        let files = self.sources_of(config, seed.is_some())?;
-        let built = self.build(worker, &files, seed.is_some(), &log)?;
-        run.build_seconds = built.elapsed.as_secs_f64();
-        if !built.success && built.errors.is_empty() && built.status != Status::TimedOut {
-            // No compiler error: cargo itself failed (the scratch copy vanished, the disk is
-            // full, the registry is unreachable). That says nothing about the configuration, so
-            // it must not be cached as its verdict.
-            return Err(anyhow!(
-                "cargo failed to build {config} without a compiler error: {}\n(full log: {})",
-                built.first_error(),
-                log.display()
-            ));
-        }
-        let Some(exe) = built.executable.clone().filter(|_| built.success) else {
-            run.result = RunResult::BuildFailed { error: built.first_error() };
-            return Ok(run);
+        let exe = match single {
+            Some(exe) => exe.to_path_buf(),
+            None => {
+                let files = self.sources_of(config, seed.is_some())?;
+                let built = self.build(worker, &files, seed.is_some(), &log)?;
+                run.build_seconds = built.elapsed.as_secs_f64();
+                if !built.success && built.errors.is_empty() && built.status != Status::TimedOut {
+                    // No compiler error: cargo itself failed (the scratch copy vanished, the
+                    // disk is full, the registry is unreachable). That says nothing about the
+                    // configuration, so it must not be cached as its verdict.
+                    return Err(anyhow!(
+                        "cargo failed to build {config} without a compiler error: {}\n(full log: {})",
+                        built.first_error(),
+                        log.display()
+                    ));
+                }
+                let Some(exe) = built.executable.clone().filter(|_| built.success) else {
+                    run.result = RunResult::BuildFailed { error: built.first_error() };
+                    return Ok(run);
+                };
+                exe
+            }
         };
         let out = self.logs.join(format!("{tag}.jsonl"));
         let mut fastest = f64::INFINITY;
         for _ in 0..runs.max(1) {
             run.runs += 1;
-            let ran = self.execute(&exe, &out, &log, seed.unwrap_or(self.settings.seed))?;
+            let ran = self.execute(&exe, &out, &log, seed.unwrap_or(self.settings.seed), single.map(|_| config))?;
             fastest = fastest.min(ran.elapsed.as_secs_f64());
             run.run_seconds = fastest;
             run.result = match ran.status {
@@ -480,6 +519,77 @@ impl<'a> Lab<'a> {
             }
         }
         Ok(run)
+    }
+}
+
+/// Whether a DSA run may come from the single build.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Build<'p> {
+    /// The single build when there is one, else the configuration's own.
+    Any,
+    /// The configuration's own build.
+    Each,
+    /// This single build's program.
+    Single(&'p Path),
+}
+
+impl Lab<'_> {
+    /// Builds the single build ([`convert::single_build_sources`]) on `worker` and checks that
+    /// its runs give, bit for bit, the records of the configurations' own builds: the reference
+    /// (`start`, already run) and a configuration with every other unit lowered one step. The
+    /// program and its run time on `start` when they do; otherwise why not (the search then
+    /// builds every candidate).
+    fn try_single_build(&self, worker: &Worker, start: &Configuration, reference: &CandidateRun) -> Result<Result<(PathBuf, f64), String>> {
+        if self.units.len() > fptune::__rt::MAX_UNITS {
+            return Ok(Err(format!("{} units, more than its {}", self.units.len(), fptune::__rt::MAX_UNITS)));
+        }
+        let Some(&lower) = self.settings.ladder.formats.get(1) else { return Ok(Err("a one-step ladder".into())) };
+        // A `const` or `static` holds a compile-time value, which cannot take a format chosen
+        // when the program starts.
+        let fixed: Vec<String> = self
+            .units
+            .iter()
+            .filter(|u| u.pinned.is_none())
+            .flat_map(|u| &u.knobs)
+            .map(|&k| &self.inv.knobs[k])
+            .filter(|k| matches!(k.kind, KnobKind::Const | KnobKind::Static))
+            .map(|k| format!("`{}` ({})", k.name, k.place()))
+            .collect();
+        if !fixed.is_empty() {
+            return Ok(Err(format!("a `const` or `static` knob cannot take a format at run time: {}", fixed.join(", "))));
+        }
+        let configured = convert::single_build_sources(&self.inv.sources, &self.inv.knobs, &self.units)?;
+        let files = self.with_conversion(&configured, true)?;
+        let log = self.log_path("single-build");
+        let built = self.build(worker, &files, true, &log)?;
+        let Some(exe) = built.executable.clone().filter(|_| built.success) else {
+            return Ok(Err(format!("it does not compile: {} (full log: {})", built.first_error(), log.display())));
+        };
+        // Kept beside the worker's builds: the worker goes on building other configurations.
+        let kept = worker.scratch.target_dir().join("fptune-single");
+        std::fs::copy(&exe, &kept).with_context(|| format!("cannot copy the single build to {}", kept.display()))?;
+        let mixed = Configuration(
+            start.0.iter().zip(&self.units).map(|(&f, u)| if u.id % 2 == 0 && u.pinned.is_none() && f == self.settings.ladder.top() { lower } else { f }).collect(),
+        );
+        let seed = Some(self.settings.seed);
+        let mut start_seconds = f64::NAN;
+        for (config, own) in [(start, Some(reference.clone())), (&mixed, None)] {
+            let own = match own {
+                Some(run) => run,
+                None => self.run_config_times(worker, config, seed, 1, Build::Each)?.0,
+            };
+            let single = self.build_and_run(worker, config, seed, 1, Build::Single(&kept))?;
+            if config == start {
+                start_seconds = single.run_seconds;
+            }
+            if single.result != own.result {
+                return Ok(Err(format!(
+                    "its run of {config} differs from that configuration's own build ({})",
+                    single.failure().map_or_else(|| "other checked values".to_string(), |r| r.to_string())
+                )));
+            }
+        }
+        Ok(Ok((kept, start_seconds)))
     }
 }
 
@@ -749,7 +859,7 @@ pub fn prepare(lab: &mut Lab<'_>) -> Result<Prepared, TuneError> {
         )));
     };
     let out = lab.logs.join("original.jsonl");
-    let ran = lab.execute(&exe, &out, &log, lab.settings.seed).map_err(TuneError::internal)?;
+    let ran = lab.execute(&exe, &out, &log, lab.settings.seed, None).map_err(TuneError::internal)?;
     if !ran.status.success() {
         return Err(TuneError::Original(anyhow!(
             "the original program {} with {:?}: {}\n(full log: {})",
@@ -814,11 +924,39 @@ pub fn prepare(lab: &mut Lab<'_>) -> Result<Prepared, TuneError> {
         }
     };
 
-    // 4. How candidates are built and run, from what the reference cost. An overflow makes a
+    // 4. The single build: one program for every DSA candidate.
+    let mut dsa_run_seconds = reference.run_seconds;
+    if lab.settings.single_build != When::Never {
+        console.stage("building the single build (every unit's format chosen at run time)");
+        let worker0 = lock(lab, 0)?;
+        let tried = lab.try_single_build(&worker0, &start, &reference).map_err(TuneError::internal)?;
+        drop(worker0);
+        counts.other_builds += 1;
+        // Its runs are a little slower than a configuration's own build's (formats are
+        // dispatched at run time): it serves when a run of it costs less than a build and a run.
+        let tried = tried.and_then(|(program, seconds)| {
+            let own = reference.build_seconds + reference.run_seconds;
+            if lab.settings.single_build == When::Auto && seconds > own {
+                Err(format!("a run of it takes {seconds:.1} s, a build and a run {own:.1} s"))
+            } else {
+                console.stage(&format!("DSA candidates are runs of the single build: {seconds:.1} s each on the reference, against {own:.1} s to build and run"));
+                dsa_run_seconds = seconds;
+                Ok(program)
+            }
+        });
+        match tried {
+            Ok(program) => lab.single = Some(program),
+            Err(why) if lab.settings.single_build == When::Always => {
+                return Err(TuneError::Internal(anyhow!("--single-build always, but the single build cannot serve: {why}")))
+            }
+            Err(why) => warnings.push(format!("no single build ({why}): every DSA candidate is built")),
+        }
+    }
+
+    // 5. How candidates are built and run, from what the reference cost. An overflow makes a
     // candidate invalid: its run may stop there.
     lab.stop_on_overflow = true;
-    let mut dsa_run_seconds = reference.run_seconds;
-    lab.quick = match lab.settings.quick_builds {
+    lab.quick = lab.single.is_none() && match lab.settings.quick_builds {
         When::Never => false,
         When::Always => true,
         // Runs negligible against builds: an unoptimised build, three times faster to compile
@@ -829,7 +967,7 @@ pub fn prepare(lab: &mut Lab<'_>) -> Result<Prepared, TuneError> {
         // The same program, so the same roundings: the records must be identical. Checked
         // once, on the reference.
         let worker0 = lock(lab, 0)?;
-        let quick = lab.build_and_run(&worker0, &start, Some(lab.settings.seed), 1).map_err(TuneError::internal)?;
+        let quick = lab.build_and_run(&worker0, &start, Some(lab.settings.seed), 1, Build::Each).map_err(TuneError::internal)?;
         drop(worker0);
         counts.other_builds += 1;
         if quick.result == reference.result {
@@ -927,6 +1065,7 @@ pub fn tune_for(lab: &Lab<'_>, prepared: &Prepared, req: &Requirement) -> Result
     };
     counts.rejected = rejected.len();
     counts.quick_builds = lab.quick;
+    counts.single_build = lab.single.is_some();
     counts.native_first = lab.native_first;
     counts.native_after = lab.native_after.load(std::sync::atomic::Ordering::Relaxed);
     counts.two_seeds = lab.two_seeds();
@@ -999,7 +1138,8 @@ fn final_check(
     // Native builds are timed by the fastest of three runs (the search ran them once).
     let mut run = |config: &Configuration, seed: Option<u64>| -> Result<CandidateRun> {
         let runs = if seed.is_none() { 3 } else { 1 };
-        let (run, cached) = lab.run_config_times(&worker, config, seed, runs)?;
+        // The configuration found is confirmed by its own build, not the single build's.
+        let (run, cached) = lab.run_config_times(&worker, config, seed, runs, Build::Each)?;
         counts.other_builds += usize::from(!cached && run.build_seconds > 0.0);
         Ok(run)
     };

@@ -220,6 +220,9 @@ pub fn summary(report: &Report) -> String {
         "compilations: {} (failed: {}), {:.1} s; executions: {} (failed: {}), {:.1} s; from cache: {}; total {:.1} s",
         c.compilations, c.compilations_failed, c.compile_seconds, c.executions, c.executions_failed, c.run_seconds, c.cached, c.total_seconds
     );
+    if c.single_build {
+        let _ = writeln!(s, "DSA candidates were runs of one single build, each unit's format chosen at run time; the configuration found was rebuilt");
+    }
     if c.quick_builds {
         let _ = writeln!(s, "DSA candidates were built unoptimised (their runs cost little against their builds)");
     }

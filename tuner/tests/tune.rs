@@ -95,9 +95,11 @@ fn tuning_finds_each_knobs_lowest_format_and_apply_writes_it() {
     assert!(wide["evidence"].as_str().is_some_and(|e| e.contains("overflow")), "{wide}");
     let offset = &r["knobs"][3];
     assert!(offset["evidence"].as_str().is_some_and(|e| !e.is_empty()), "{offset}");
-    assert_eq!(r["counts"]["compilations_failed"], 0);
-    // Its runs take milliseconds against builds of a second: candidates are built unoptimised.
-    assert_eq!(r["counts"]["quick_builds"], true, "{}", r["counts"]);
+    // Every DSA candidate was a run of the single build: no candidate was compiled.
+    assert_eq!(r["counts"]["single_build"], true, "{}", r["counts"]);
+    assert_eq!(r["counts"]["compilations"], 0, "{}", r["counts"]);
+    assert!(r["counts"]["executions"].as_u64().is_some_and(|n| n > 0), "{}", r["counts"]);
+    assert!(run.stdout.contains("runs of one single build"), "{}", run.stdout);
     assert_eq!(r["final_check"]["meets_requirement"], true);
     assert_eq!(r["final_check"]["dsa_recheck_valid"], true, "{}", r["final_check"]);
     // 1-minimal: every knob above the bottom of the ladder has the failed lowering as evidence.
@@ -143,6 +145,22 @@ fn tuning_finds_each_knobs_lowest_format_and_apply_writes_it() {
         .expect("apply runs");
     assert!(!twice.status.success());
     assert!(String::from_utf8_lossy(&twice.stderr).contains("changed since tuning"));
+}
+
+#[test]
+fn building_each_candidate_finds_what_the_single_build_finds() {
+    let (_dir, krate) = fixture("tune_sum");
+    let run = fptune(&krate, &["--digits", "2", "-j", "1", "--single-build", "never"]);
+    assert_eq!(run.code, 0, "stdout:\n{}\nstderr:\n{}", run.stdout, run.stderr);
+    let r = report(&krate);
+    assert_eq!(found(&r), tune_sum_at_2_digits());
+    let c = &r["counts"];
+    assert_eq!(c["single_build"], false, "{c}");
+    assert_eq!(c["compilations_failed"], 0, "{c}");
+    // Its runs take milliseconds against builds of a second: candidates are built unoptimised.
+    assert_eq!(c["quick_builds"], true, "{c}");
+    assert!(c["compilations"].as_u64().is_some_and(|n| n > 0), "{c}");
+    assert_eq!(r["final_check"]["dsa_recheck_valid"], true, "{}", r["final_check"]);
 }
 
 #[test]
