@@ -294,7 +294,8 @@ fn signal_group(pgid: libc::pid_t, signal: libc::c_int) {
     }
 }
 
-/// Installs the Ctrl-C (`SIGINT`) handler: the first Ctrl-C sets the interrupted flag, stops
+/// Installs the Ctrl-C (`SIGINT`, and `SIGTERM`/`SIGHUP`: a `kill`, a closed terminal) handler:
+/// the first Ctrl-C sets the interrupted flag, stops
 /// every running child group (`SIGTERM`, then `SIGKILL` after a grace period) and deletes the
 /// live scratch copies ([`crate::scratch::remove_all_live`]); the orchestration then notices
 /// [`Interrupted`] errors, writes what it has and exits. A second Ctrl-C exits at once with
