@@ -134,7 +134,7 @@ pub struct CrateTable {
     pub units: usize,
     /// The fewest exact digits of a checked value of the DSA reference.
     pub reference_digits: Option<f64>,
-    /// Seconds spent preparing (original run, probe build, reference).
+    /// Seconds spent preparing (original run, probe build, reference, single build).
     pub prepare_seconds: f64,
     /// Builds spent preparing.
     pub prepare_builds: usize,
@@ -178,7 +178,7 @@ impl CrateTable {
         let _ = writeln!(
             s,
             "{} knobs ({} units), ladder {ladder}, arguments {:?}; the DSA reference's least accurate checked value has {reference} exact digits. \
-             Preparation (original run, probe build, reference): {:.1} s, {} builds.\n",
+             Preparation (original run, probe build, reference, single build if any): {:.1} s, {} builds.\n",
             self.knobs, self.units, self.args, self.prepare_seconds, self.prepare_builds
         );
         let _ = writeln!(
