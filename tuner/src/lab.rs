@@ -558,6 +558,7 @@ impl Lab<'_> {
         if !fixed.is_empty() {
             return Ok(Err(format!("a `const` or `static` knob cannot take a format at run time: {}", fixed.join(", "))));
         }
+        self.console.stage("building the single build (every unit's format chosen at run time)");
         let configured = convert::single_build_sources(&self.inv.sources, &self.inv.knobs, &self.units)?;
         let files = self.with_conversion(&configured, true)?;
         let log = self.log_path("single-build");
@@ -927,7 +928,6 @@ pub fn prepare(lab: &mut Lab<'_>) -> Result<Prepared, TuneError> {
     // 4. The single build: one program for every DSA candidate.
     let mut dsa_run_seconds = reference.run_seconds;
     if lab.settings.single_build != When::Never {
-        console.stage("building the single build (every unit's format chosen at run time)");
         let worker0 = lock(lab, 0)?;
         let tried = lab.try_single_build(&worker0, &start, &reference).map_err(TuneError::internal)?;
         drop(worker0);
