@@ -27,7 +27,7 @@ use std::sync::Once;
 use half::{bf16, f16};
 
 use crate::format::Format;
-use crate::rt::{Arith, CastAs, CastOperand, Item, Join, Lit, Math2, Operand, Scalar, Store};
+use crate::rt::{Arith, CastAs, CastOperand, Join, Lit, Math2, Scalar, Store};
 use crate::value::Stochastic;
 
 /// The environment variable that gives each unit's format: short names (`f64`, `f32`, `f16`,
@@ -170,72 +170,58 @@ pub struct Sdyn {
     f: Fmt,
 }
 
+/// `$e` with the type `$G` standing for the format `$f` names: one arm per format. (`$G` is an
+/// item, which `macro_rules!` hygiene does not rename: the macros below name theirs so that a
+/// caller's `G` stays its own.)
+macro_rules! at_format {
+    ($f:expr, $G:ident => $e:expr) => {
+        match $f {
+            Fmt::F64 => { type $G = f64; $e }
+            Fmt::F32 => { type $G = f32; $e }
+            Fmt::F16 => { type $G = f16; $e }
+            Fmt::Bf16 => { type $G = bf16; $e }
+        }
+    };
+}
+
 /// The samples `a, b, c` of format `from` converted to format `to` ([`Stochastic::cast`]). Out
 /// of line, as the operations that call it are inlined everywhere, and taking the samples as
 /// scalars (in registers), so that values stay in registers on the operations' common path.
 #[inline(never)]
 fn convert(a: f64, b: f64, c: f64, from: Fmt, to: Fmt) -> [f64; 3] {
     let x = Sdyn { s: [a, b, c], f: from };
-    match to {
-        Fmt::F64 => x.cast::<f64>().samples_f64(),
-        Fmt::F32 => x.cast::<f32>().samples_f64(),
-        Fmt::F16 => x.cast::<f16>().samples_f64(),
-        Fmt::Bf16 => x.cast::<bf16>().samples_f64(),
-    }
-}
-
-/// `$e` with `$v` bound to the value as a `Stochastic` of its format, the result (a `Stochastic`
-/// of the same format) tagged again.
-macro_rules! map {
-    ($x:expr, $v:ident => $e:expr) => {{
-        let x: Sdyn = $x;
-        match x.f {
-            Fmt::F64 => { let $v = x.get::<f64>(); Sdyn::of($e) }
-            Fmt::F32 => { let $v = x.get::<f32>(); Sdyn::of($e) }
-            Fmt::F16 => { let $v = x.get::<f16>(); Sdyn::of($e) }
-            Fmt::Bf16 => { let $v = x.get::<bf16>(); Sdyn::of($e) }
-        }
-    }};
+    at_format!(to, G => x.cast::<G>().samples_f64())
 }
 
 /// `$e` with `$v` bound to the value as a `Stochastic` of its format.
 macro_rules! read {
     ($x:expr, $v:ident => $e:expr) => {{
         let x: Sdyn = $x;
-        match x.f {
-            Fmt::F64 => { let $v = x.get::<f64>(); $e }
-            Fmt::F32 => { let $v = x.get::<f32>(); $e }
-            Fmt::F16 => { let $v = x.get::<f16>(); $e }
-            Fmt::Bf16 => { let $v = x.get::<bf16>(); $e }
-        }
+        at_format!(x.f, Own => { let $v = x.get::<Own>(); $e })
     }};
+}
+
+/// `$e` (a `Stochastic` of the value's format) with `$v` bound to the value as one, tagged again.
+macro_rules! map {
+    ($x:expr, $v:ident => $e:expr) => {
+        read!($x, $v => Sdyn::of($e))
+    };
 }
 
 /// `$e` with `$x`, `$y` bound to two values brought to their common format, as `Stochastic`s of
-/// it; the result (of that format) tagged again.
-macro_rules! both {
-    ($a:expr, $b:expr, |$x:ident, $y:ident| $e:expr) => {{
-        let (a, b) = Sdyn::meet($a, $b);
-        match a.f {
-            Fmt::F64 => { let ($x, $y) = (a.get::<f64>(), b.get::<f64>()); Sdyn::of($e) }
-            Fmt::F32 => { let ($x, $y) = (a.get::<f32>(), b.get::<f32>()); Sdyn::of($e) }
-            Fmt::F16 => { let ($x, $y) = (a.get::<f16>(), b.get::<f16>()); Sdyn::of($e) }
-            Fmt::Bf16 => { let ($x, $y) = (a.get::<bf16>(), b.get::<bf16>()); Sdyn::of($e) }
-        }
-    }};
-}
-
-/// As [`both!`], for a result that is not a value.
+/// it.
 macro_rules! both_read {
     ($a:expr, $b:expr, |$x:ident, $y:ident| $e:expr) => {{
         let (a, b) = Sdyn::meet($a, $b);
-        match a.f {
-            Fmt::F64 => { let ($x, $y) = (a.get::<f64>(), b.get::<f64>()); $e }
-            Fmt::F32 => { let ($x, $y) = (a.get::<f32>(), b.get::<f32>()); $e }
-            Fmt::F16 => { let ($x, $y) = (a.get::<f16>(), b.get::<f16>()); $e }
-            Fmt::Bf16 => { let ($x, $y) = (a.get::<bf16>(), b.get::<bf16>()); $e }
-        }
+        at_format!(a.f, Common => { let ($x, $y) = (a.get::<Common>(), b.get::<Common>()); $e })
     }};
+}
+
+/// As [`both_read!`], `$e` a `Stochastic` of the common format, tagged again.
+macro_rules! both {
+    ($a:expr, $b:expr, |$x:ident, $y:ident| $e:expr) => {
+        both_read!($a, $b, |$x, $y| Sdyn::of($e))
+    };
 }
 
 impl Sdyn {
@@ -284,12 +270,7 @@ impl Sdyn {
     /// A literal in format `f` ([`Lit::stochastic`]).
     #[inline(always)]
     pub fn lit(l: Lit, f: Fmt) -> Sdyn {
-        match f {
-            Fmt::F64 => Sdyn::of(l.stochastic::<f64>()),
-            Fmt::F32 => Sdyn::of(l.stochastic::<f32>()),
-            Fmt::F16 => Sdyn::of(l.stochastic::<f16>()),
-            Fmt::Bf16 => Sdyn::of(l.stochastic::<bf16>()),
-        }
+        at_format!(f, G => Sdyn::of(l.stochastic::<G>()))
     }
 
     /// A native value as an exact stochastic one of its own format.
@@ -301,12 +282,7 @@ impl Sdyn {
     /// An `f64` rounded to nearest into format `f` ([`Stochastic::from_f64`]).
     #[inline]
     pub fn from_f64(x: f64, f: Fmt) -> Sdyn {
-        match f {
-            Fmt::F64 => Sdyn::of(Stochastic::<f64>::from_f64(x)),
-            Fmt::F32 => Sdyn::of(Stochastic::<f32>::from_f64(x)),
-            Fmt::F16 => Sdyn::of(Stochastic::<f16>::from_f64(x)),
-            Fmt::Bf16 => Sdyn::of(Stochastic::<bf16>::from_f64(x)),
-        }
+        at_format!(f, G => Sdyn::of(Stochastic::<G>::from_f64(x)))
     }
 
     /// Zero in format `f` (`Default` of its stochastic type).
@@ -320,20 +296,6 @@ impl Sdyn {
         self.s
     }
 
-    /// The mean of the samples.
-    pub fn mean(&self) -> f64 {
-        read!(*self, x => x.mean())
-    }
-
-    /// The estimated number of exact significant digits ([`Stochastic::digits`]).
-    pub fn digits(&self) -> f64 {
-        read!(*self, x => x.digits())
-    }
-
-    /// Whether the value is numerical noise ([`Stochastic::is_noise`]).
-    pub fn is_noise(&self) -> bool {
-        read!(*self, x => x.is_noise())
-    }
 }
 
 impl Default for Sdyn {
@@ -410,15 +372,30 @@ impl std::iter::Product for Sdyn {
     }
 }
 
-/// The `f64` method set of [`Stochastic`], format by format.
-macro_rules! sdyn_math {
-    ($($m:ident),*) => {
+/// The `f64` method set of [`Stochastic`] for [`Sdyn`] (in the value's format; two operands in
+/// their common one) and for [`Knob`] (in the knob's format), from one list.
+macro_rules! method_set {
+    (unary: [$($u:ident),*], binary: [$($b:ident),*], queries: [$($q:ident -> $r:ty),*]) => {
         impl Sdyn {
             $(
-                #[doc = concat!("[`Stochastic`]'s `", stringify!($m), "`, in the value's format.")]
+                #[doc = concat!("[`Stochastic`]'s `", stringify!($u), "`, in the value's format.")]
                 #[inline]
-                pub fn $m(self) -> Sdyn {
-                    map!(self, x => x.$m())
+                pub fn $u(self) -> Sdyn {
+                    map!(self, x => x.$u())
+                }
+            )*
+            $(
+                #[doc = concat!("[`Stochastic`]'s `", stringify!($b), "`, in the common format.")]
+                #[inline]
+                pub fn $b(self, o: Sdyn) -> Sdyn {
+                    both!(self, o, |x, y| x.$b(y))
+                }
+            )*
+            $(
+                #[doc = concat!("[`Stochastic`]'s `", stringify!($q), "`.")]
+                #[inline]
+                pub fn $q(&self) -> $r {
+                    read!(*self, x => x.$q())
                 }
             )*
             /// `self^n`.
@@ -426,74 +403,57 @@ macro_rules! sdyn_math {
             pub fn powi(self, n: i32) -> Sdyn {
                 map!(self, x => x.powi(n))
             }
-            /// `self^n` in the common format.
-            #[inline]
-            pub fn powf(self, n: Sdyn) -> Sdyn {
-                both!(self, n, |x, y| x.powf(y))
-            }
-            /// `atan2(self, o)` in the common format.
-            #[inline]
-            pub fn atan2(self, o: Sdyn) -> Sdyn {
-                both!(self, o, |x, y| x.atan2(y))
-            }
-            /// `hypot(self, o)` in the common format.
-            #[inline]
-            pub fn hypot(self, o: Sdyn) -> Sdyn {
-                both!(self, o, |x, y| x.hypot(y))
-            }
-            /// The smaller value.
-            #[inline]
-            pub fn min(self, o: Sdyn) -> Sdyn {
-                both!(self, o, |x, y| x.min(y))
-            }
-            /// The larger value.
-            #[inline]
-            pub fn max(self, o: Sdyn) -> Sdyn {
-                both!(self, o, |x, y| x.max(y))
-            }
             /// `self * a + b`, in the format of the three.
             #[inline]
             pub fn mul_add(self, a: Sdyn, b: Sdyn) -> Sdyn {
                 let f = self.format().promote(a.format()).promote(b.format());
                 let (x, a, b) = (self.to(f), a.to(f), b.to(f));
-                match f {
-                    Fmt::F64 => Sdyn::of(x.get::<f64>().mul_add(a.get::<f64>(), b.get::<f64>())),
-                    Fmt::F32 => Sdyn::of(x.get::<f32>().mul_add(a.get::<f32>(), b.get::<f32>())),
-                    Fmt::F16 => Sdyn::of(x.get::<f16>().mul_add(a.get::<f16>(), b.get::<f16>())),
-                    Fmt::Bf16 => Sdyn::of(x.get::<bf16>().mul_add(a.get::<bf16>(), b.get::<bf16>())),
+                at_format!(f, G => Sdyn::of(x.get::<G>().mul_add(a.get::<G>(), b.get::<G>())))
+            }
+        }
+        impl<F: Tag, const K: u32> Knob<F, K> {
+            $(
+                #[doc = concat!("[`Stochastic`]'s `", stringify!($u), "`, in the knob's format.")]
+                #[inline]
+                pub fn $u(self) -> Self {
+                    Knob(self.0.$u(), PhantomData)
                 }
-            }
-            /// Whether a sample is NaN.
+            )*
+            $(
+                #[doc = concat!("[`Stochastic`]'s `", stringify!($b), "`, in the knob's format.")]
+                #[inline]
+                pub fn $b(self, o: Self) -> Self {
+                    Knob(self.0.$b(o.0), PhantomData)
+                }
+            )*
+            $(
+                #[doc = concat!("[`Stochastic`]'s `", stringify!($q), "`.")]
+                #[inline]
+                pub fn $q(&self) -> $r {
+                    self.0.$q()
+                }
+            )*
+            /// `self^n`.
             #[inline]
-            pub fn is_nan(&self) -> bool {
-                read!(*self, x => x.is_nan())
+            pub fn powi(self, n: i32) -> Self {
+                Knob(self.0.powi(n), PhantomData)
             }
-            /// Whether every sample is finite.
+            /// `self * a + b`.
             #[inline]
-            pub fn is_finite(&self) -> bool {
-                read!(*self, x => x.is_finite())
-            }
-            /// Whether a sample is infinite.
-            #[inline]
-            pub fn is_infinite(&self) -> bool {
-                read!(*self, x => x.is_infinite())
-            }
-            /// Whether the value is negative.
-            #[inline]
-            pub fn is_sign_negative(&self) -> bool {
-                read!(*self, x => x.is_sign_negative())
-            }
-            /// Whether the value is positive.
-            #[inline]
-            pub fn is_sign_positive(&self) -> bool {
-                read!(*self, x => x.is_sign_positive())
+            pub fn mul_add(self, a: Self, b: Self) -> Self {
+                Knob(self.0.mul_add(a.0, b.0), PhantomData)
             }
         }
     };
 }
-sdyn_math!(sqrt, cbrt, abs, exp, exp2, exp_m1, ln, ln_1p, log10, log2, sin, cos, tan, asin, acos,
-    atan, sinh, cosh, tanh, asinh, acosh, atanh, floor, ceil, trunc, round, fract, signum, recip,
-    to_degrees, to_radians);
+method_set!(
+    unary: [sqrt, cbrt, abs, exp, exp2, exp_m1, ln, ln_1p, log10, log2, sin, cos, tan, asin, acos,
+        atan, sinh, cosh, tanh, asinh, acosh, atanh, floor, ceil, trunc, round, fract, signum, recip,
+        to_degrees, to_radians],
+    binary: [powf, atan2, hypot, min, max],
+    queries: [mean -> f64, digits -> f64, is_noise -> bool, is_nan -> bool, is_finite -> bool,
+        is_infinite -> bool, is_sign_negative -> bool, is_sign_positive -> bool]
+);
 
 impl Arith for Sdyn {
     #[inline(always)]
@@ -565,21 +525,6 @@ impl<F: Tag, const K: u32> Knob<F, K> {
     pub fn get(self) -> Sdyn {
         self.0
     }
-
-    /// The mean of the samples.
-    pub fn mean(&self) -> f64 {
-        self.0.mean()
-    }
-
-    /// The estimated number of exact significant digits.
-    pub fn digits(&self) -> f64 {
-        self.0.digits()
-    }
-
-    /// Whether the value is numerical noise.
-    pub fn is_noise(&self) -> bool {
-        self.0.is_noise()
-    }
 }
 
 impl<F: Tag, const K: u32> Default for Knob<F, K> {
@@ -588,83 +533,6 @@ impl<F: Tag, const K: u32> Default for Knob<F, K> {
         Knob(Sdyn::zero(Self::unit_format()), PhantomData)
     }
 }
-
-macro_rules! knob_math {
-    ($($m:ident),*) => {
-        impl<F: Tag, const K: u32> Knob<F, K> {
-            $(
-                #[doc = concat!("[`Stochastic`]'s `", stringify!($m), "`, in the knob's format.")]
-                #[inline]
-                pub fn $m(self) -> Self {
-                    Knob(self.0.$m(), PhantomData)
-                }
-            )*
-            /// `self^n`.
-            #[inline]
-            pub fn powi(self, n: i32) -> Self {
-                Knob(self.0.powi(n), PhantomData)
-            }
-            /// `self^n`.
-            #[inline]
-            pub fn powf(self, n: Self) -> Self {
-                Knob(self.0.powf(n.0), PhantomData)
-            }
-            /// `atan2(self, o)`.
-            #[inline]
-            pub fn atan2(self, o: Self) -> Self {
-                Knob(self.0.atan2(o.0), PhantomData)
-            }
-            /// `hypot(self, o)`.
-            #[inline]
-            pub fn hypot(self, o: Self) -> Self {
-                Knob(self.0.hypot(o.0), PhantomData)
-            }
-            /// The smaller value.
-            #[inline]
-            pub fn min(self, o: Self) -> Self {
-                Knob(self.0.min(o.0), PhantomData)
-            }
-            /// The larger value.
-            #[inline]
-            pub fn max(self, o: Self) -> Self {
-                Knob(self.0.max(o.0), PhantomData)
-            }
-            /// `self * a + b`.
-            #[inline]
-            pub fn mul_add(self, a: Self, b: Self) -> Self {
-                Knob(self.0.mul_add(a.0, b.0), PhantomData)
-            }
-            /// Whether a sample is NaN.
-            #[inline]
-            pub fn is_nan(&self) -> bool {
-                self.0.is_nan()
-            }
-            /// Whether every sample is finite.
-            #[inline]
-            pub fn is_finite(&self) -> bool {
-                self.0.is_finite()
-            }
-            /// Whether a sample is infinite.
-            #[inline]
-            pub fn is_infinite(&self) -> bool {
-                self.0.is_infinite()
-            }
-            /// Whether the value is negative.
-            #[inline]
-            pub fn is_sign_negative(&self) -> bool {
-                self.0.is_sign_negative()
-            }
-            /// Whether the value is positive.
-            #[inline]
-            pub fn is_sign_positive(&self) -> bool {
-                self.0.is_sign_positive()
-            }
-        }
-    };
-}
-knob_math!(sqrt, cbrt, abs, exp, exp2, exp_m1, ln, ln_1p, log10, log2, sin, cos, tan, asin, acos,
-    atan, sinh, cosh, tanh, asinh, acosh, atanh, floor, ceil, trunc, round, fract, signum, recip,
-    to_degrees, to_radians);
 
 macro_rules! knob_ops {
     ($($Op:ident, $op:ident, $OpAssign:ident, $op_assign:ident);*) => {$(
@@ -777,37 +645,9 @@ impl<F: Tag, const K: u32> Dynamic for Knob<F, K> {
 impl Scalar for Sdyn {}
 impl<F: Tag, const K: u32> Scalar for Knob<F, K> {}
 
-/// Scalars, operands and items, by value and by reference.
-macro_rules! as_operand {
-    ($([$($g:tt)*] $t:ty),*) => {$(
-        impl<$($g)*> Operand for $t {
-            type V = $t;
-            #[inline(always)]
-            fn v(self) -> $t { self }
-        }
-        impl<'a, $($g)*> Operand for &'a $t {
-            type V = $t;
-            #[inline(always)]
-            fn v(self) -> $t { *self }
-        }
-        impl<'a, $($g)*> Operand for &'a mut $t {
-            type V = $t;
-            #[inline(always)]
-            fn v(self) -> $t { *self }
-        }
-        impl<$($g)*> Item for $t {
-            type Value = $t;
-            #[inline(always)]
-            fn value(self) -> $t { self }
-        }
-        impl<'a, $($g)*> Item for &'a $t {
-            type Value = $t;
-            #[inline(always)]
-            fn value(self) -> $t { *self }
-        }
-    )*};
-}
-as_operand!([] Sdyn, [F: Tag, const K: u32] Knob<F, K>);
+crate::rt::operand!([] Sdyn, [F: Tag, const K: u32] Knob<F, K>);
+crate::rt::operand_mut!([] Sdyn, [F: Tag, const K: u32] Knob<F, K>);
+crate::rt::item!([] Sdyn, [F: Tag, const K: u32] Knob<F, K>);
 
 /// `Join` of a run-time-format value (`$t`) with every other kind of float, both ways.
 macro_rules! join_dynamic {

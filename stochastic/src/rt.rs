@@ -257,42 +257,37 @@ pub trait Operand {
     fn v(self) -> Self::V;
 }
 
+/// [`Operand`] for float types (`[generics] type`): by value and by reference.
 macro_rules! operand {
-    ($($t:ty),*) => {$(
-        impl Operand for $t {
+    ($([$($g:tt)*] $t:ty),* $(,)?) => {$(
+        impl<$($g)*> $crate::rt::Operand for $t {
             type V = $t;
             #[inline(always)]
             fn v(self) -> $t { self }
         }
-        impl<'a> Operand for &'a $t {
-            type V = $t;
-            #[inline(always)]
-            fn v(self) -> $t { *self }
-        }
-        impl<'a> Operand for &'a mut $t {
+        impl<'a, $($g)*> $crate::rt::Operand for &'a $t {
             type V = $t;
             #[inline(always)]
             fn v(self) -> $t { *self }
         }
     )*};
 }
-operand!(f64, f32, f16, bf16, Lit);
+pub(crate) use operand;
 
-impl<F: Format> Operand for Stochastic<F> {
-    type V = Self;
-    #[inline(always)]
-    fn v(self) -> Self {
-        self
-    }
+/// [`Operand`] for `&mut` of float types, as [`operand!`].
+macro_rules! operand_mut {
+    ($([$($g:tt)*] $t:ty),* $(,)?) => {$(
+        impl<'a, $($g)*> $crate::rt::Operand for &'a mut $t {
+            type V = $t;
+            #[inline(always)]
+            fn v(self) -> $t { *self }
+        }
+    )*};
 }
+pub(crate) use operand_mut;
 
-impl<'a, F: Format> Operand for &'a Stochastic<F> {
-    type V = Stochastic<F>;
-    #[inline(always)]
-    fn v(self) -> Stochastic<F> {
-        *self
-    }
-}
+operand!([] f64, [] f32, [] f16, [] bf16, [] Lit, [F: Format] Stochastic<F>);
+operand_mut!([] f64, [] f32, [] f16, [] bf16, [] Lit);
 
 /// The arithmetic of the types two float operands meet in ([`Join::Out`]): their operators,
 /// except that `f16` and `bf16` compute in `f32` with [`crate::cvt`]'s conversions (`half`'s
@@ -1096,16 +1091,17 @@ pub trait Item {
     fn value(self) -> Self::Value;
 }
 
+/// [`Item`] for float types (`[generics] type`): by value and by reference.
 macro_rules! item {
-    ($($t:ty),*) => {$(
-        impl Item for $t {
+    ($([$($g:tt)*] $t:ty),* $(,)?) => {$(
+        impl<$($g)*> $crate::rt::Item for $t {
             type Value = $t;
             #[inline(always)]
             fn value(self) -> $t {
                 self
             }
         }
-        impl<'a> Item for &'a $t {
+        impl<'a, $($g)*> $crate::rt::Item for &'a $t {
             type Value = $t;
             #[inline(always)]
             fn value(self) -> $t {
@@ -1114,23 +1110,9 @@ macro_rules! item {
         }
     )*};
 }
-item!(f64, f32, f16, bf16);
+pub(crate) use item;
 
-impl<F: Format> Item for Stochastic<F> {
-    type Value = Self;
-    #[inline(always)]
-    fn value(self) -> Self {
-        self
-    }
-}
-
-impl<'a, F: Format> Item for &'a Stochastic<F> {
-    type Value = Stochastic<F>;
-    #[inline(always)]
-    fn value(self) -> Stochastic<F> {
-        *self
-    }
-}
+item!([] f64, [] f32, [] f16, [] bf16, [F: Format] Stochastic<F>, [F: Format, const K: u32] Probe<F, K>);
 
 impl<I: Iterator> FloatFold for &Fold<I>
 where
@@ -1519,21 +1501,7 @@ pub struct Probe<F, const K: u32>(pub F);
 
 impl<F: Format, const K: u32> Scalar for Probe<F, K> {}
 
-impl<F: Format, const K: u32> Operand for Probe<F, K> {
-    type V = Self;
-    #[inline(always)]
-    fn v(self) -> Self {
-        self
-    }
-}
-
-impl<'a, F: Format, const K: u32> Operand for &'a Probe<F, K> {
-    type V = Probe<F, K>;
-    #[inline(always)]
-    fn v(self) -> Self::V {
-        *self
-    }
-}
+operand!([F: Format, const K: u32] Probe<F, K>);
 
 impl<A: Format + Promote<B>, B: Format, const K: u32, const L: u32> Join<Probe<B, L>> for Probe<A, K> {
     type Out = <A as Promote<B>>::Output;
@@ -1700,21 +1668,6 @@ impl<'a, F: Format + std::iter::Sum, const K: u32> std::iter::Sum<&'a Probe<F, K
     }
 }
 
-impl<F: Format, const K: u32> Item for Probe<F, K> {
-    type Value = Self;
-    #[inline(always)]
-    fn value(self) -> Self {
-        self
-    }
-}
-
-impl<'a, F: Format, const K: u32> Item for &'a Probe<F, K> {
-    type Value = Probe<F, K>;
-    #[inline(always)]
-    fn value(self) -> Self::Value {
-        *self
-    }
-}
 
 impl<F: Format, const K: u32> crate::check::Checkable for Probe<F, K>
 where
