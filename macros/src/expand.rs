@@ -532,6 +532,16 @@ fn simple_place(e: &Expr) -> bool {
     }
 }
 
+/// What a place is an element of: through indexing, parentheses and dereferences.
+fn place_root(e: &Expr) -> &Expr {
+    match e {
+        Expr::Index(i) => place_root(&i.expr),
+        Expr::Paren(p) => place_root(&p.expr),
+        Expr::Unary(u) if matches!(u.op, UnOp::Deref(_)) => place_root(&u.expr),
+        _ => e,
+    }
+}
+
 /// A value chosen by branches (`if`, `match`, a block): each tail is stored on its own.
 fn branches(e: &Expr) -> bool {
     matches!(e, Expr::If(_) | Expr::Match(_) | Expr::Block(_))
@@ -702,35 +712,29 @@ impl Rewriter {
         }
     }
 
-    /// Whether the place is (an element of) a binding whose type was inferred ([`Binding`]).
-    fn inferred_root(&self, e: &Expr) -> bool {
-        match e {
-            Expr::Path(p) if p.path.segments.len() == 1 => {
-                self.lookup(&p.path.segments[0].ident.to_string()).is_some_and(|b| b.inferred)
-            }
-            Expr::Index(i) => self.inferred_root(&i.expr),
-            Expr::Paren(p) => self.inferred_root(&p.expr),
-            Expr::Unary(u) if matches!(u.op, UnOp::Deref(_)) => self.inferred_root(&u.expr),
-            _ => false,
+    /// The binding a place is (an element of), when it is a local variable.
+    fn root_binding(&self, e: &Expr) -> Option<Binding> {
+        match place_root(e) {
+            Expr::Path(p) if p.path.segments.len() == 1 => self.lookup(&p.path.segments[0].ident.to_string()),
+            _ => None,
         }
     }
 
+    /// Whether the place is (an element of) a binding whose type was inferred ([`Binding`]).
+    fn inferred_root(&self, e: &Expr) -> bool {
+        self.root_binding(e).is_some_and(|b| b.inferred)
+    }
+
     fn floaty_root(&self, e: &Expr) -> bool {
-        match e {
-            Expr::Path(p) if p.path.segments.len() == 1 => {
-                self.lookup(&p.path.segments[0].ident.to_string()).is_some_and(|b| b.floaty)
-            }
-            Expr::Index(i) => self.floaty_root(&i.expr),
+        match place_root(e) {
             Expr::Field(f) => match &f.member {
                 syn::Member::Named(id) => self.cx.float_fields.contains(&id.to_string()),
                 syn::Member::Unnamed(_) => false,
             },
-            Expr::Paren(p) => self.floaty_root(&p.expr),
-            Expr::Unary(u) if matches!(u.op, UnOp::Deref(_)) => self.floaty_root(&u.expr),
             Expr::MethodCall(m) if m.method == "as_mut_slice" || m.method == "as_slice" => {
                 self.floaty_root(&m.receiver)
             }
-            _ => false,
+            _ => self.root_binding(e).is_some_and(|b| b.floaty),
         }
     }
 
