@@ -534,16 +534,14 @@ enum Build<'p> {
 }
 
 impl Lab<'_> {
-    /// Builds the single build ([`convert::single_build_sources`]) on `worker` and checks that
-    /// its runs give, bit for bit, the records of the configurations' own builds: the reference
-    /// (`start`, already run) and a configuration with every other unit lowered one step. The
-    /// program and its run time on `start` when they do; otherwise why not (the search then
-    /// builds every candidate).
-    fn try_single_build(&self, worker: &Worker, start: &Configuration, reference: &CandidateRun) -> Result<Result<(PathBuf, f64), String>> {
+    /// Why the single build cannot serve this crate, when that is known without building it.
+    fn single_build_obstacle(&self) -> Option<String> {
         if self.units.len() > fptune::__rt::MAX_UNITS {
-            return Ok(Err(format!("{} units, more than its {}", self.units.len(), fptune::__rt::MAX_UNITS)));
+            return Some(format!("{} units, more than its {}", self.units.len(), fptune::__rt::MAX_UNITS));
         }
-        let Some(&lower) = self.settings.ladder.formats.get(1) else { return Ok(Err("a one-step ladder".into())) };
+        if self.settings.ladder.formats.len() < 2 {
+            return Some("a one-step ladder".into());
+        }
         // A `const` or `static` holds a compile-time value, which cannot take a format chosen
         // when the program starts.
         let fixed: Vec<String> = self
@@ -555,9 +553,15 @@ impl Lab<'_> {
             .filter(|k| matches!(k.kind, KnobKind::Const | KnobKind::Static))
             .map(|k| format!("`{}` ({})", k.name, k.place()))
             .collect();
-        if !fixed.is_empty() {
-            return Ok(Err(format!("a `const` or `static` knob cannot take a format at run time: {}", fixed.join(", "))));
-        }
+        (!fixed.is_empty()).then(|| format!("a `const` or `static` knob cannot take a format at run time: {}", fixed.join(", ")))
+    }
+
+    /// Builds the single build ([`convert::single_build_sources`]) on `worker` and checks that
+    /// its runs give, bit for bit, the records of the configurations' own builds: the reference
+    /// (`start`, already run) and a configuration with every other unit lowered one step. The
+    /// program and its run time on `start` when they do; otherwise why not (the search then
+    /// builds every candidate). [`Lab::single_build_obstacle`] must have found nothing.
+    fn try_single_build(&self, worker: &Worker, start: &Configuration, reference: &CandidateRun) -> Result<Result<(PathBuf, f64), String>> {
         self.console.stage("building the single build (every unit's format chosen at run time)");
         let configured = convert::single_build_sources(&self.inv.sources, &self.inv.knobs, &self.units)?;
         let files = self.with_conversion(&configured, true)?;
@@ -569,28 +573,30 @@ impl Lab<'_> {
         // Kept beside the worker's builds: the worker goes on building other configurations.
         let kept = worker.scratch.target_dir().join("fptune-single");
         std::fs::copy(&exe, &kept).with_context(|| format!("cannot copy the single build to {}", kept.display()))?;
+        let (top, lower) = (self.settings.ladder.top(), self.settings.ladder.formats[1]);
         let mixed = Configuration(
-            start.0.iter().zip(&self.units).map(|(&f, u)| if u.id % 2 == 0 && u.pinned.is_none() && f == self.settings.ladder.top() { lower } else { f }).collect(),
+            start.0.iter().zip(&self.units).map(|(&f, u)| if u.id % 2 == 0 && u.pinned.is_none() && f == top { lower } else { f }).collect(),
         );
         let seed = Some(self.settings.seed);
-        let mut start_seconds = f64::NAN;
-        for (config, own) in [(start, Some(reference.clone())), (&mixed, None)] {
-            let own = match own {
-                Some(run) => run,
-                None => self.run_config_times(worker, config, seed, 1, Build::Each)?.0,
-            };
-            let single = self.build_and_run(worker, config, seed, 1, Build::Single(&kept))?;
-            if config == start {
-                start_seconds = single.run_seconds;
-            }
-            if single.result != own.result {
-                return Ok(Err(format!(
-                    "its run of {config} differs from that configuration's own build ({})",
+        let single_run = |config: &Configuration| self.build_and_run(worker, config, seed, 1, Build::Single(&kept));
+        let differs = |own: &CandidateRun, single: &CandidateRun| {
+            (single.result != own.result).then(|| {
+                format!(
+                    "its run of {} differs from that configuration's own build ({})",
+                    single.configuration,
                     single.failure().map_or_else(|| "other checked values".to_string(), |r| r.to_string())
-                )));
-            }
+                )
+            })
+        };
+        let on_start = single_run(start)?;
+        if let Some(why) = differs(reference, &on_start) {
+            return Ok(Err(why));
         }
-        Ok(Ok((kept, start_seconds)))
+        let own_mixed = self.run_config_times(worker, &mixed, seed, 1, Build::Each)?.0;
+        if let Some(why) = differs(&own_mixed, &single_run(&mixed)?) {
+            return Ok(Err(why));
+        }
+        Ok(Ok((kept, on_start.run_seconds)))
     }
 }
 
@@ -928,10 +934,16 @@ pub fn prepare(lab: &mut Lab<'_>) -> Result<Prepared, TuneError> {
     // 4. The single build: one program for every DSA candidate.
     let mut dsa_run_seconds = reference.run_seconds;
     if lab.settings.single_build != When::Never {
-        let worker0 = lock(lab, 0)?;
-        let tried = lab.try_single_build(&worker0, &start, &reference).map_err(TuneError::internal)?;
-        drop(worker0);
-        counts.other_builds += 1;
+        let tried = match lab.single_build_obstacle() {
+            Some(why) => Err(why),
+            None => {
+                let worker0 = lock(lab, 0)?;
+                let tried = lab.try_single_build(&worker0, &start, &reference).map_err(TuneError::internal)?;
+                drop(worker0);
+                counts.other_builds += 1;
+                tried
+            }
+        };
         // Its runs are a little slower than a configuration's own build's (formats are
         // dispatched at run time): it serves when a run of it costs less than a build and a run.
         let tried = tried.and_then(|(program, seconds)| {
