@@ -163,6 +163,27 @@ pub trait Format:
         false
     }
 
+    /// The range events (`lanes::OVERFLOWED`, `lanes::UNDERFLOWED`) of result samples `r` of an
+    /// operation on `a` and `b`: a sample infinite from finite operands; a sample zero from finite
+    /// nonzero operands when `exact_nonzero` (products and quotients, whose exact value is then
+    /// nonzero).
+    #[doc(hidden)]
+    #[inline(always)]
+    fn range_events(r: [Self::Repr; 3], a: [Self::Repr; 3], b: [Self::Repr; 3], exact_nonzero: bool) -> u32 {
+        let mut events = 0;
+        for i in 0..3 {
+            let (r, x, y) = (r[i].to_f64(), a[i].to_f64(), b[i].to_f64());
+            if x.is_finite() && y.is_finite() {
+                if r.is_infinite() {
+                    events |= lanes::OVERFLOWED;
+                } else if exact_nonzero && r == 0.0 && x != 0.0 && y != 0.0 {
+                    events |= lanes::UNDERFLOWED;
+                }
+            }
+        }
+        events
+    }
+
     /// Whether every sample is nonzero and finite (a 16-bit result that cannot have overflowed
     /// or underflowed).
     #[doc(hidden)]
@@ -410,6 +431,10 @@ macro_rules! sixteen_bit_format {
             #[inline(always)]
             fn all_nonzero_finite(s: [f32; 3]) -> bool {
                 lanes::all_nonzero_finite_f32(s)
+            }
+            #[inline(always)]
+            fn range_events(r: [f32; 3], a: [f32; 3], b: [f32; 3], exact_nonzero: bool) -> u32 {
+                lanes::range_events_f32(r, a, b, exact_nonzero)
             }
         }
     };

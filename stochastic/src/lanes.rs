@@ -18,6 +18,10 @@
 
 const SIGN64: u64 = 1 << 63;
 const SIGN32: u32 = 1 << 31;
+/// [`range_events_f32`]: a sample overflowed.
+pub(crate) const OVERFLOWED: u32 = 1;
+/// [`range_events_f32`]: a sample underflowed.
+pub(crate) const UNDERFLOWED: u32 = 2;
 /// Below this magnitude an `f64` product residual could underflow (as in `round.rs`).
 const TINY64: f64 = f64::from_bits(((-968i64 + 1023) as u64) << 52);
 /// Above this magnitude Dekker's splitting could overflow (as in `round.rs`).
@@ -102,6 +106,21 @@ mod imp {
     #[inline(always)]
     pub(crate) fn all_nonzero_finite_f32(s: [f32; 3]) -> bool {
         s.iter().all(|r| r.abs() > 0.0 && r.abs() < f32::INFINITY)
+    }
+
+    #[inline(always)]
+    pub(crate) fn range_events_f32(r: [f32; 3], a: [f32; 3], b: [f32; 3], exact_nonzero: bool) -> u32 {
+        let mut events = 0;
+        for i in 0..3 {
+            let finite = a[i].is_finite() && b[i].is_finite();
+            if finite && r[i].is_infinite() {
+                events |= super::OVERFLOWED;
+            }
+            if exact_nonzero && finite && r[i] == 0.0 && a[i] != 0.0 && b[i] != 0.0 {
+                events |= super::UNDERFLOWED;
+            }
+        }
+        events
     }
 
     #[inline(always)]
@@ -611,6 +630,33 @@ mod imp {
         }
     }
 
+    /// Which range events ([`super::OVERFLOWED`], [`super::UNDERFLOWED`]) the samples `r` of an
+    /// operation on `a` and `b` show, every lane at once: overflow, a sample infinite from finite
+    /// operands; underflow, a sample zero from finite operands, when `exact_nonzero` says that
+    /// nonzero operands give a nonzero exact result (products and quotients; a sum of 16-bit
+    /// values is never a nonzero exact value rounded to zero).
+    #[inline(always)]
+    pub(crate) fn range_events_f32(r: [f32; 3], a: [f32; 3], b: [f32; 3], exact_nonzero: bool) -> u32 {
+        unsafe {
+            let abs = splat32(!SIGN32);
+            let (r, a, b) = (load3_f32(&r), _mm_and_ps(load3_f32(&a), abs), _mm_and_ps(load3_f32(&b), abs));
+            let inf = _mm_set1_ps(f32::INFINITY);
+            let finite = _mm_and_ps(_mm_cmplt_ps(a, inf), _mm_cmplt_ps(b, inf));
+            let over = _mm_and_ps(finite, _mm_cmpeq_ps(_mm_and_ps(r, abs), inf));
+            let zero = _mm_setzero_ps();
+            let nonzero = _mm_and_ps(_mm_cmpgt_ps(a, zero), _mm_cmpgt_ps(b, zero));
+            let under = _mm_and_ps(_mm_and_ps(finite, nonzero), _mm_cmpeq_ps(r, zero));
+            let mut events = 0;
+            if _mm_movemask_ps(over) != 0 {
+                events |= super::OVERFLOWED;
+            }
+            if exact_nonzero && _mm_movemask_ps(under) != 0 {
+                events |= super::UNDERFLOWED;
+            }
+            events
+        }
+    }
+
     /// RN(a + b) and whether the exact sum lies above and below it (Fast2Sum).
     #[inline(always)]
     fn fast2sum32(a: __m128, b: __m128) -> (__m128, __m128, __m128) {
@@ -829,21 +875,23 @@ mod imp {
             store3_f32(round_f16(x, masks32(bits)))
         }
 
-        /// The sum of two binary16 values is exact in f64; AVX-512 rounds it to f32 in each
-        /// lane's direction, and rounding that again in the same direction onto binary16 gives
+        /// AVX-512 rounds the sum to f32 in each lane's direction (an exact zero sum `+0`, as
+        /// round.rs has it), and rounding that again in the same direction onto binary16 gives
         /// the directed rounding of the exact sum (the binary16 grid lies on the f32 grid).
         #[cfg(target_feature = "avx512f")]
         #[inline(always)]
         pub(crate) fn add3_f16(a: [f32; 3], b: [f32; 3], bits: u64) -> [f32; 3] {
             const UP: i32 = _MM_FROUND_TO_POS_INF | _MM_FROUND_NO_EXC;
             const DN: i32 = _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC;
-            const DOWN: [u8; 4] = [0b1100, 0b1101, 0b0010, 0b0011];
+            const DOWN: [u16; 4] = [0b1100, 0b1101, 0b0010, 0b0011];
             unsafe {
-                let x = _mm256_add_pd(_mm256_cvtps_pd(load3_f32(&a)), _mm256_cvtps_pd(load3_f32(&b)));
-                let x = _mm512_zextpd256_pd512(x);
-                let r = _mm512_cvt_roundpd_ps::<UP>(x);
-                let r = _mm512_mask_cvt_roundpd_ps::<DN>(r, DOWN[bits as usize & 3], x);
-                store3_f32(round_f16(_mm256_castps256_ps128(r), masks32(bits)))
+                let (a, b) = (_mm512_zextps128_ps512(load3_f32(&a)), _mm512_zextps128_ps512(load3_f32(&b)));
+                let (up, dn) = (_mm512_add_round_ps::<UP>(a, b), _mm512_add_round_ps::<DN>(a, b));
+                // The lanes drawn downward whose downward sum is not zero.
+                let down = _mm512_mask_cmp_ps_mask::<_CMP_NEQ_UQ>(DOWN[bits as usize & 3], dn, _mm512_setzero_ps());
+                let up = _mm_cvtph_ps(_mm_cvtps_ph::<{ _MM_FROUND_TO_POS_INF }>(_mm512_castps512_ps128(up)));
+                let dn = _mm_cvtph_ps(_mm_cvtps_ph::<{ _MM_FROUND_TO_NEG_INF }>(_mm512_castps512_ps128(dn)));
+                store3_f32(_mm_mask_blend_ps(down as u8, up, dn))
             }
         }
     }
@@ -1223,25 +1271,28 @@ mod imp {
         }
 
         /// Directed `a + b` of each sample on the binary16 grid (as `f16c::add3_f16`): the sum
-        /// is exact in f64, rounded to f32 in each lane's direction, then onto binary16 in the
-        /// same direction.
+        /// rounded to f32 in each lane's direction (as [`add3_f32`], an exact zero sum `+0`),
+        /// then onto binary16 in the same direction. Rounding twice in one direction is rounding
+        /// once, the binary16 grid lying on the f32 grid; the f32 rounding of the sum goes
+        /// straight to the conversion, with no detour through f64 (two conversions fewer on the
+        /// path a running sum waits for).
         #[inline(always)]
         pub(super) fn add3_f16(a: [f32; 3], b: [f32; 3], bits: u64) -> [f32; 3] {
             let r: __m128;
             unsafe {
                 asm!(
-                    "vcvtps2pd ymm16, {a}",
-                    "vcvtps2pd ymm17, {b}",
-                    "vaddpd ymm16, ymm16, ymm17",
+                    "vmovaps xmm16, {a}",
+                    "vmovaps xmm17, {b}",
                     "kmovw k1, {k:e}",
-                    "vcvtpd2ps ymm18, zmm16, {{ru-sae}}",
-                    "vcvtpd2ps ymm21, zmm16, {{rd-sae}}",
-                    "vblendmps ymm18 {{k1}}, ymm18, ymm21",
-                    "vcvtps2ph xmm19, xmm18, 2",
-                    "vcvtps2ph xmm20, xmm18, 1",
-                    "vcvtph2ps xmm19, xmm19",
-                    "vcvtph2ps xmm19 {{k1}}, xmm20",
-                    "vmovaps {r}, xmm19",
+                    "vaddps zmm18, zmm16, zmm17, {{ru-sae}}",
+                    "vaddps zmm19, zmm16, zmm17, {{rd-sae}}",
+                    "vpxord xmm21, xmm21, xmm21",
+                    "vcmpps k2 {{k1}}, zmm19, zmm21, 4",
+                    "vcvtps2ph xmm20, xmm18, 2",
+                    "vcvtps2ph xmm21, xmm19, 1",
+                    "vcvtph2ps xmm20, xmm20",
+                    "vcvtph2ps xmm20 {{k2}}, xmm21",
+                    "vmovaps {r}, xmm20",
                     "vzeroupper",
                     a = in(xmm_reg) load_ps(&a), b = in(xmm_reg) load_ps(&b),
                     k = in(reg) down(bits),
@@ -1345,7 +1396,7 @@ mod imp {
 }
 
 pub(crate) use imp::{
-    add3_f32, add3_f64, add3_grid, all_nonzero_finite_f32, exact_finite_f64, mul3_bf16, mul3_exact_f64, mul3_f16, mul3_f32, mul3_f64, BF16, F16,
+    add3_f32, add3_f64, add3_grid, all_nonzero_finite_f32, exact_finite_f64, range_events_f32, mul3_bf16, mul3_exact_f64, mul3_f16, mul3_f32, mul3_f64, BF16, F16,
 };
 
 #[cfg(test)]

@@ -37,27 +37,20 @@ impl<F: Format> Stochastic<F> {
     }
 
     /// Counts an overflow when a sample became infinite from finite operands, and an underflow
-    /// when one became zero although `nonzero_exact` says the exact result was not: at most one
-    /// of each per operation, as CADNA counts operations (not samples).
+    /// when one became zero from finite nonzero operands although `exact_nonzero` says the exact
+    /// result was then not zero (products, quotients): at most one of each per operation, as
+    /// CADNA counts operations (not samples).
     #[inline(always)]
-    fn check_range(self, a: Self, b: Self, nonzero_exact: impl Fn(f64, f64) -> bool) {
+    fn check_range(self, a: Self, b: Self, exact_nonzero: bool) {
         // Only a zero or infinite result can count (the common case ends here).
         if F::all_nonzero_finite(self.s) {
             return;
         }
-        let (mut overflow, mut underflow) = (false, false);
-        for i in 0..3 {
-            let (r, x, y) = (self.s[i].to_f64(), a.s[i].to_f64(), b.s[i].to_f64());
-            if r.is_infinite() && x.is_finite() && y.is_finite() {
-                overflow = true;
-            } else if r == 0.0 && x.is_finite() && y.is_finite() && nonzero_exact(x, y) {
-                underflow = true;
-            }
-        }
-        if overflow {
+        let events = F::range_events(self.s, a.s, b.s, exact_nonzero);
+        if events & crate::lanes::OVERFLOWED != 0 {
             note(Instability::Overflow);
         }
-        if underflow {
+        if events & crate::lanes::UNDERFLOWED != 0 {
             note(Instability::Underflow);
         }
     }
@@ -72,7 +65,7 @@ impl<F: Format> Stochastic<F> {
             r.check_cancellation(self, rhs);
         }
         if F::LIMITED_RANGE && stochastic::mask_has(mask, Instability::Overflow) {
-            r.check_range(self, rhs, |_, _| false);
+            r.check_range(self, rhs, false);
         }
         r
     }
@@ -127,7 +120,7 @@ impl<F: Format> Stochastic<F> {
             Self::from_repr(F::mul3(self.s, rhs.s, bits, stochastic::cpu_flags(mask)))
         };
         if F::LIMITED_RANGE && mask & stochastic::RANGE_BITS != 0 {
-            r.check_range(self, rhs, |x, y| x != 0.0 && y != 0.0);
+            r.check_range(self, rhs, true);
         }
         r
     }
@@ -141,7 +134,7 @@ impl<F: Format> Stochastic<F> {
         }
         let r = Self::apply2(self, rhs, F::div);
         if F::LIMITED_RANGE && mask & stochastic::RANGE_BITS != 0 {
-            r.check_range(self, rhs, |x, y| x != 0.0 && y != 0.0);
+            r.check_range(self, rhs, true);
         }
         r
     }

@@ -369,7 +369,13 @@ pub fn cancellation_threshold() -> u32 {
 #[cold]
 #[inline(never)]
 pub(crate) fn record(kind: Instability) {
-    COUNTERS.with(|c| c[kind as usize].fetch_add(1, Ordering::Relaxed));
+    // Only this thread writes its counters: a load and a store, not a locked read-modify-write
+    // (a 16-bit run can count tens of millions of underflows). Other threads only read them,
+    // and `reset` (meant between runs) stores zeros.
+    COUNTERS.with(|c| {
+        let n = &c[kind as usize];
+        n.store(n.load(Ordering::Relaxed) + 1, Ordering::Relaxed);
+    });
     if kind == Instability::Overflow && stop_on_overflow() {
         eprintln!("fptune: stopped at the first overflow of a 16-bit format ({STOP_ON_OVERFLOW_ENV} is set)");
         std::process::exit(OVERFLOW_EXIT_CODE);
