@@ -110,6 +110,13 @@ pub struct Counts {
     /// re-check with another seed).
     #[serde(default)]
     pub two_seeds: bool,
+    /// Candidates run ahead of their round by a free worker, on the bet that the candidate the
+    /// round waited for is valid (counted in the compilations and executions).
+    #[serde(default)]
+    pub speculated: usize,
+    /// Of which the search then looked at.
+    #[serde(default)]
+    pub speculated_used: usize,
 }
 
 /// The final configuration re-verified: an independent DSA run (another seed), then rebuilt
@@ -219,6 +226,9 @@ pub struct Lab<'a> {
     stop_on_overflow: bool,
     /// When the cache was last written.
     last_save: Mutex<Instant>,
+    /// Successors run ahead of their round ([`Oracle::speculate`]) whose test ended, with its
+    /// build and run seconds, until the search looks at them (or the requirement ends).
+    speculated: Mutex<HashMap<Configuration, (f64, f64)>>,
 }
 
 impl<'a> Lab<'a> {
@@ -281,6 +291,7 @@ impl<'a> Lab<'a> {
             two_seeds: std::sync::atomic::AtomicBool::new(false),
             stop_on_overflow: false,
             last_save: Mutex::new(Instant::now()),
+            speculated: Mutex::new(HashMap::new()),
         })
     }
 
@@ -608,6 +619,9 @@ struct LabOracle<'l, 'a> {
     req: &'l Requirement,
     /// Configurations found earlier and rejected by their re-check, with why.
     rejected: &'l HashMap<Configuration, Reason>,
+    /// What the search tests next after each candidate of the coming round, if any
+    /// ([`Oracle::speculate`]).
+    successors: Vec<Option<Configuration>>,
 }
 
 impl LabOracle<'_, '_> {
@@ -676,11 +690,18 @@ impl Oracle for LabOracle<'_, '_> {
     }
 
     fn test(&mut self, batch: &[Configuration]) -> Result<Vec<Outcome>> {
-        self.run_queue(batch, usize::MAX, false)
+        self.successors.clear();
+        self.run_queue(batch, &[], usize::MAX, false)
     }
 
     fn test_in_order(&mut self, candidates: &[Configuration], jobs: usize) -> Result<Vec<Outcome>> {
-        self.run_queue(candidates, jobs, true)
+        let successors = std::mem::take(&mut self.successors);
+        let successors = if successors.len() == candidates.len() { successors } else { Vec::new() };
+        self.run_queue(candidates, &successors, jobs, true)
+    }
+
+    fn speculate(&mut self, successors: &[Option<Configuration>]) {
+        self.successors = successors.to_vec();
     }
 }
 
@@ -694,10 +715,13 @@ struct Queue {
     results: Vec<Option<Result<Outcome>>>,
     /// The cancel flags of the candidates running, by index.
     running: Vec<(usize, Arc<AtomicBool>)>,
+    /// The candidates whose successor was started (at most once each), with its cancel flag.
+    speculated: Vec<(usize, Arc<AtomicBool>)>,
 }
 
 impl Queue {
-    /// Nothing from `end` on is needed: cancels what runs there.
+    /// Nothing from `end` on is needed: cancels what runs there, and the successors of
+    /// candidates from there on.
     fn stop_at(&mut self, end: usize) {
         self.end = self.end.min(end);
         for (i, flag) in &self.running {
@@ -705,7 +729,31 @@ impl Queue {
                 flag.store(true, Ordering::Relaxed);
             }
         }
+        self.drop_successors(|i| i >= end);
     }
+
+    /// Cancels the successors of the candidates `moot` says are not needed.
+    fn drop_successors(&mut self, moot: impl Fn(usize) -> bool) {
+        for (i, flag) in &self.speculated {
+            if moot(*i) {
+                flag.store(true, Ordering::Relaxed);
+            }
+        }
+    }
+
+    /// The first candidate not finished, if it is running: the one the round waits for.
+    fn awaited(&self) -> Option<usize> {
+        let head = self.results.iter().position(Option::is_none)?;
+        (head < self.next.min(self.end) && self.running.iter().any(|(i, _)| *i == head)).then_some(head)
+    }
+}
+
+/// What a worker of [`LabOracle::run_queue`] does next.
+enum Job {
+    /// Candidate `i` of the round.
+    Candidate(usize),
+    /// The successor of candidate `i`.
+    Successor(usize),
 }
 
 impl LabOracle<'_, '_> {
@@ -713,33 +761,76 @@ impl LabOracle<'_, '_> {
     /// soon as it is free (a candidate stopped early at an overflow does not leave its worker
     /// waiting for a slower one). With `until_valid`, none is started after a valid one, and
     /// those running after it are cancelled (their builds and runs killed, nothing cached).
+    ///
+    /// With `successors` (one per candidate, see [`Oracle::speculate`]), a free worker first
+    /// starts the successor of the candidate the round waits for, if it has one not yet known:
+    /// when that candidate is valid, the round also waits for its successor (whose outcome is
+    /// cached for the next round); when it is not, the successor is cancelled.
+    ///
     /// Returns the outcomes of the candidates finished before the first one not finished, in
     /// order; the first error, if any.
-    fn run_queue(&self, candidates: &[Configuration], jobs: usize, until_valid: bool) -> Result<Vec<Outcome>> {
+    fn run_queue(
+        &self,
+        candidates: &[Configuration],
+        successors: &[Option<Configuration>],
+        jobs: usize,
+        until_valid: bool,
+    ) -> Result<Vec<Outcome>> {
         let lab = self.lab;
         let queue = Mutex::new(Queue {
             next: 0,
             end: candidates.len(),
             results: (0..candidates.len()).map(|_| None).collect(),
             running: Vec::new(),
+            speculated: Vec::new(),
         });
-        let workers = lab.workers.len().min(jobs.max(1)).min(candidates.len());
+        let spare = usize::from(until_valid && successors.iter().any(Option::is_some));
+        let workers = lab.workers.len().min(jobs.max(1)).min(candidates.len() + spare);
+        let successor = |i: usize| -> Option<&Configuration> {
+            let config = successors.get(i)?.as_ref()?;
+            // Not when its outcome is known already.
+            self.decide(|seed| Ok(lab.recall_run(config, seed).map(|run| (run, true)))).ok().flatten().is_none().then_some(config)
+        };
         let panicked = std::thread::scope(|s| {
             let handles: Vec<_> = lab.workers[..workers]
                 .iter()
                 .map(|worker| {
                     let queue = &queue;
+                    let successor = &successor;
                     s.spawn(move || loop {
                         let cancel = Arc::new(AtomicBool::new(false));
-                        let i = {
+                        let job = {
                             let mut q = process::lock(queue);
-                            if q.next >= q.end {
+                            let awaited = q.awaited().filter(|h| !q.speculated.iter().any(|(i, _)| i == h));
+                            if let Some(h) = awaited.filter(|&h| successor(h).is_some()) {
+                                q.speculated.push((h, Arc::clone(&cancel)));
+                                Job::Successor(h)
+                            } else if q.next < q.end {
+                                let i = q.next;
+                                q.next += 1;
+                                q.running.push((i, Arc::clone(&cancel)));
+                                Job::Candidate(i)
+                            } else {
                                 return;
                             }
-                            let i = q.next;
-                            q.next += 1;
-                            q.running.push((i, Arc::clone(&cancel)));
-                            i
+                        };
+                        let i = match job {
+                            Job::Successor(h) => {
+                                if let Some(config) = successor(h) {
+                                    lab.console.candidate(config);
+                                    if let Ok(worker) = worker.lock() {
+                                        // Its outcome is cached; an error shows again when the
+                                        // search tests it.
+                                        let tested = process::cancellable(&cancel, || self.test_one(&worker, config));
+                                        if let Some(o) = tested.ok().filter(|o| !o.cached) {
+                                            process::lock(&lab.speculated)
+                                                .insert(config.clone(), (o.build_seconds, o.run_seconds));
+                                        }
+                                    }
+                                }
+                                continue;
+                            }
+                            Job::Candidate(i) => i,
                         };
                         let config = &candidates[i];
                         lab.console.candidate(config);
@@ -753,7 +844,7 @@ impl LabOracle<'_, '_> {
                             Err(e) if process::is_cancelled(e) => continue,
                             Err(_) => q.stop_at(i + 1),
                             Ok(o) if until_valid && o.is_valid() => q.stop_at(i + 1),
-                            Ok(_) => {}
+                            Ok(_) => q.drop_successors(|j| j == i),
                         }
                         q.results[i] = Some(outcome);
                     })
@@ -1047,10 +1138,10 @@ pub fn tune_for(lab: &Lab<'_>, prepared: &Prepared, req: &Requirement) -> Result
     // times.
     let mut rejected: HashMap<Configuration, Reason> = HashMap::new();
     let (result, final_check) = loop {
-        let mut oracle = LabOracle { lab, reference: &reference, req, rejected: &rejected };
+        let mut oracle = LabOracle { lab, reference: &reference, req, rejected: &rejected, successors: Vec::new() };
         let result =
             search::search(&problem, &options, &mut oracle, &mut |e| console.event(e)).map_err(TuneError::internal)?;
-        count_tested(&result.tested, &mut counts);
+        count_tested(&result.tested, &mut counts, &mut process::lock(&lab.speculated));
         console.stage("re-checking the configuration (DSA with another seed, then natively)");
         let check = final_check(lab, prepared, &result.configuration, &reference, req, &mut counts)
             .map_err(TuneError::internal)?;
@@ -1075,6 +1166,11 @@ pub fn tune_for(lab: &Lab<'_>, prepared: &Prepared, req: &Requirement) -> Result
             _ => break (result, check),
         }
     };
+    // Successors run ahead that no search looked at still ran.
+    for (_, (build, run)) in process::lock(&lab.speculated).drain() {
+        counts.speculated += 1;
+        count_run(&mut counts, build, run, false, false, run > 0.0);
+    }
     counts.rejected = rejected.len();
     counts.quick_builds = lab.quick;
     counts.single_build = lab.single.is_some();
@@ -1115,26 +1211,42 @@ fn checks(seed: u64, native_first: bool, two_seeds: bool, natively: bool) -> Vec
 /// reported as it is.
 const MAX_REJECTED: usize = 8;
 
-/// Adds a search's outcomes to the counts.
-fn count_tested(tested: &[Outcome], counts: &mut Counts) {
+/// Adds a search's outcomes to the counts. An outcome recalled from a successor run ahead of its
+/// round (`speculated`, removed from there) counts as the execution it was.
+fn count_tested(tested: &[Outcome], counts: &mut Counts, speculated: &mut HashMap<Configuration, (f64, f64)>) {
     for o in tested {
-        if o.cached {
+        let ahead = if o.cached { speculated.remove(&o.configuration) } else { None };
+        if o.cached && ahead.is_none() {
             counts.cached += 1;
             continue;
         }
         counts.native_rejected += usize::from(matches!(o.invalid, Some(Reason::NativeFailed { .. })));
+        let (build, run) = match ahead {
+            Some(spent) => {
+                counts.speculated += 1;
+                counts.speculated_used += 1;
+                spent
+            }
+            None => (o.build_seconds, o.run_seconds),
+        };
         let build_failed = matches!(o.invalid, Some(Reason::BuildFailed { .. }));
-        if o.build_seconds > 0.0 {
-            counts.compilations += 1;
-            counts.compile_seconds += o.build_seconds;
-            counts.compilations_failed += usize::from(build_failed);
-        }
-        if o.run_seconds > 0.0 || matches!(o.invalid, Some(Reason::TimedOut { .. })) {
-            counts.executions += 1;
-            counts.run_seconds += o.run_seconds;
-            counts.executions_failed +=
-                usize::from(matches!(o.invalid, Some(Reason::Crashed { .. } | Reason::TimedOut { .. })));
-        }
+        let timed_out = matches!(o.invalid, Some(Reason::TimedOut { .. }));
+        let run_failed = timed_out || matches!(o.invalid, Some(Reason::Crashed { .. }));
+        count_run(counts, build, run, build_failed, run_failed, run > 0.0 || timed_out);
+    }
+}
+
+/// Counts a build (if it took any time) and a run (if there was one) of one candidate.
+fn count_run(counts: &mut Counts, build: f64, run: f64, build_failed: bool, run_failed: bool, ran: bool) {
+    if build > 0.0 {
+        counts.compilations += 1;
+        counts.compile_seconds += build;
+        counts.compilations_failed += usize::from(build_failed);
+    }
+    if ran {
+        counts.executions += 1;
+        counts.run_seconds += run;
+        counts.executions_failed += usize::from(run_failed);
     }
 }
 

@@ -223,6 +223,13 @@ pub fn summary(report: &Report) -> String {
     if c.single_build {
         let _ = writeln!(s, "DSA candidates were runs of one single build, each unit's format chosen at run time; the configuration found was rebuilt");
     }
+    if c.speculated > 0 {
+        let _ = writeln!(
+            s,
+            "{} candidates ran ahead of their round on a free worker, betting that the one the round waited for was valid: the search needed {} of them",
+            c.speculated, c.speculated_used
+        );
+    }
     if c.quick_builds {
         let _ = writeln!(s, "DSA candidates were built unoptimised (their runs cost little against their builds)");
     }

@@ -90,6 +90,16 @@ pub trait Oracle {
         Ok(outcomes)
     }
 
+    /// Says, before [`Oracle::test_in_order`] is called with the same candidates, what the
+    /// search will test next if a candidate is the first valid one: `successors[i]` for
+    /// `candidates[i]` (`None`: nothing known). An oracle with a worker to spare may start the
+    /// successor of the candidate the round waits for, so that when that candidate is valid, as
+    /// most are late in a pass, the next round's test is already under way (its outcome then
+    /// comes from [`Oracle::recall`]). Like running several candidates at once, this can only
+    /// test configurations a sequential search would not have, never change the result. The
+    /// search sends successors only while its tests tend to be valid. The default ignores them.
+    fn speculate(&mut self, _successors: &[Option<Configuration>]) {}
+
     /// The outcome of a configuration known without testing it (from an earlier run), with
     /// `cached: true` and zero seconds; `None` (the default) when it must be tested.
     fn recall(&mut self, _configuration: &Configuration) -> Option<Outcome> {
@@ -262,6 +272,7 @@ pub fn search(
         tested: Vec::new(),
         fresh: 0,
         cached: 0,
+        last_valid: false,
     };
 
     let mut current = start.clone();
@@ -369,7 +380,10 @@ fn ddmax(session: &mut Session<'_>, space: &Space<'_>, algorithm: Algorithm) -> 
 
         let order: Vec<usize> = (0..n).map(|j| (j + offset) % n).collect();
         let complements: Vec<Configuration> = order.iter().map(|&i| space.keeping(&minus(&high, parts[i]))).collect();
-        if let Some(j) = session.first_valid(&complements)? {
+        // What the next round tests first if complement `order[j]` is the first valid one.
+        let successors: Vec<Option<Configuration>> =
+            order.iter().map(|&i| first_test(space, &minus(&high, parts[i]), n - 1, i, algorithm)).collect();
+        if let Some(j) = session.first_valid_then(&complements, &successors)? {
             let i = order[j];
             high = minus(&high, parts[i]);
             n -= 1;
@@ -384,6 +398,19 @@ fn ddmax(session: &mut Session<'_>, space: &Space<'_>, algorithm: Algorithm) -> 
         offset = offset * next / n;
         n = next;
     }
+}
+
+/// The first configuration a round of [`ddmax`] tests with `high` kept high, `n` parts, and the
+/// complements starting at `offset` (`None` when that round does not happen: the pass ends).
+fn first_test(space: &Space<'_>, high: &[usize], n: usize, offset: usize, algorithm: Algorithm) -> Option<Configuration> {
+    if n == 0 || n > high.len() {
+        return None;
+    }
+    let parts = split(high, n);
+    Some(match algorithm {
+        Algorithm::Zeller => space.keeping(parts[0]),
+        Algorithm::Promise => space.keeping(&minus(high, parts[offset % n])),
+    })
 }
 
 /// `DD.py`'s split: `n` consecutive parts whose sizes differ by at most one, the smaller first.
@@ -468,6 +495,9 @@ struct Session<'a> {
     fresh: usize,
     /// Configurations served from the cache.
     cached: usize,
+    /// Whether the last configuration the oracle tested was valid: successors are sent for
+    /// speculation only then (see [`Oracle::speculate`]).
+    last_valid: bool,
 }
 
 impl Session<'_> {
@@ -495,6 +525,17 @@ impl Session<'_> {
     /// [`Oracle::test_in_order`], which tests up to `jobs` at a time and stops at the first
     /// valid one.
     fn first_valid(&mut self, candidates: &[Configuration]) -> anyhow::Result<Option<usize>> {
+        self.first_valid_then(candidates, &[])
+    }
+
+    /// [`Session::first_valid`], with what the search tests next after each candidate
+    /// (`successors[i]` if `candidates[i]` is the first valid one; missing: unknown) for the
+    /// oracle to [speculate](Oracle::speculate) on.
+    fn first_valid_then(
+        &mut self,
+        candidates: &[Configuration],
+        successors: &[Option<Configuration>],
+    ) -> anyhow::Result<Option<usize>> {
         let mut next = 0;
         loop {
             while let Some(candidate) = candidates.get(next) {
@@ -508,13 +549,21 @@ impl Session<'_> {
                 return Ok(None);
             }
             let mut unknown: Vec<Configuration> = Vec::new();
-            for candidate in &candidates[next..] {
+            let mut then: Vec<Option<Configuration>> = Vec::new();
+            for (i, candidate) in candidates.iter().enumerate().skip(next) {
                 match self.lookup(candidate) {
                     Some(true) => break,
                     Some(false) => {}
                     None if unknown.contains(candidate) => {}
-                    None => unknown.push(candidate.clone()),
+                    None => {
+                        unknown.push(candidate.clone());
+                        let successor = successors.get(i).cloned().flatten();
+                        then.push(successor.filter(|s| !self.known.contains_key(s)));
+                    }
                 }
+            }
+            if self.last_valid && then.iter().any(Option::is_some) {
+                self.oracle.speculate(&then);
             }
             self.run(&unknown)?;
         }
@@ -540,6 +589,7 @@ impl Session<'_> {
         );
         for outcome in outcomes {
             self.fresh += 1;
+            self.last_valid = outcome.is_valid();
             self.record(outcome);
         }
         Ok(())

@@ -579,3 +579,74 @@ fn tests_on_25_units_stay_well_below_quadratic() {
         println!("{name:<30} {:>8} {:>8} {:>3}-{}-{}", counts[0], counts[1], census.0, census.1, census.2);
     }
 }
+
+/// An oracle that takes up every speculation: on each round it runs, before anything else, the
+/// successor the search gave for the candidate that turns out to be the first valid one, and
+/// remembers it; the search must then recall exactly that configuration next.
+struct SpeculatingOracle<F> {
+    valid: F,
+    memory: HashMap<Configuration, Outcome>,
+    successors: Vec<Option<Configuration>>,
+    speculated: Vec<Configuration>,
+    recalled: HashSet<Configuration>,
+}
+
+impl<F: FnMut(&Configuration) -> bool> Oracle for SpeculatingOracle<F> {
+    fn test(&mut self, batch: &[Configuration]) -> anyhow::Result<Vec<Outcome>> {
+        let outcomes: Vec<Outcome> = batch.iter().map(|c| outcome(c, (self.valid)(c))).collect();
+        self.memory.extend(outcomes.iter().map(|o| (o.configuration.clone(), o.clone())));
+        Ok(outcomes)
+    }
+
+    fn test_in_order(&mut self, candidates: &[Configuration], _jobs: usize) -> anyhow::Result<Vec<Outcome>> {
+        let successors = std::mem::take(&mut self.successors);
+        let first = candidates.iter().position(|c| (self.valid)(c));
+        if let Some(successor) = first.and_then(|j| successors.get(j).cloned().flatten()) {
+            assert!(!self.memory.contains_key(&successor), "a known successor: {successor}");
+            let o = outcome(&successor, (self.valid)(&successor));
+            self.memory.insert(successor.clone(), o);
+            self.speculated.push(successor);
+        }
+        let end = first.map_or(candidates.len(), |j| j + 1);
+        self.test(&candidates[..end])
+    }
+
+    fn speculate(&mut self, successors: &[Option<Configuration>]) {
+        self.successors = successors.to_vec();
+    }
+
+    fn recall(&mut self, configuration: &Configuration) -> Option<Outcome> {
+        let known = self.memory.get(configuration)?.clone();
+        self.recalled.insert(configuration.clone());
+        Some(Outcome { cached: true, build_seconds: 0.0, run_seconds: 0.0, ..known })
+    }
+}
+
+#[test]
+fn successors_given_for_speculation_are_what_the_search_tests_next() {
+    let mut speculations = 0;
+    for seed in 0..300 {
+        let mut random = Random(seed);
+        let count = 2 + random.below(24);
+        let ladder = if seed % 2 == 0 { Ladder::ieee() } else { Ladder::bf16() };
+        let units = units(count);
+        let mut valid = random_monotone_oracle(&mut random, count, &ladder);
+        for algorithm in ALGORITHMS {
+            let plain = run_from_top(&units, &ladder, options(algorithm), &mut FakeOracle::new(&mut valid));
+            let mut oracle = SpeculatingOracle {
+                valid: &mut valid,
+                memory: HashMap::new(),
+                successors: Vec::new(),
+                speculated: Vec::new(),
+                recalled: HashSet::new(),
+            };
+            let result = run_from_top(&units, &ladder, options(algorithm), &mut oracle);
+            assert_eq!(result.configuration, plain.configuration, "seed {seed}, {algorithm:?}");
+            for successor in &oracle.speculated {
+                assert!(oracle.recalled.contains(successor), "seed {seed}, {algorithm:?}: {successor} was never tested");
+            }
+            speculations += oracle.speculated.len();
+        }
+    }
+    assert!(speculations > 300, "only {speculations} speculations");
+}
