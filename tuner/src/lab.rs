@@ -724,21 +724,13 @@ impl Queue {
     /// candidates from there on.
     fn stop_at(&mut self, end: usize) {
         self.end = self.end.min(end);
-        for (i, flag) in &self.running {
-            if *i >= self.end {
-                flag.store(true, Ordering::Relaxed);
-            }
-        }
+        cancel(&self.running, |i| i >= end);
         self.drop_successors(|i| i >= end);
     }
 
     /// Cancels the successors of the candidates `moot` says are not needed.
     fn drop_successors(&mut self, moot: impl Fn(usize) -> bool) {
-        for (i, flag) in &self.speculated {
-            if moot(*i) {
-                flag.store(true, Ordering::Relaxed);
-            }
-        }
+        cancel(&self.speculated, moot);
     }
 
     /// The first candidate not finished, if it is running: the one the round waits for.
@@ -748,12 +740,21 @@ impl Queue {
     }
 }
 
+/// Raises the cancel flags of `flags` whose candidate index `moot` says is not needed.
+fn cancel(flags: &[(usize, Arc<AtomicBool>)], moot: impl Fn(usize) -> bool) {
+    for (i, flag) in flags {
+        if moot(*i) {
+            flag.store(true, Ordering::Relaxed);
+        }
+    }
+}
+
 /// What a worker of [`LabOracle::run_queue`] does next.
-enum Job {
+enum Job<'c> {
     /// Candidate `i` of the round.
     Candidate(usize),
-    /// The successor of candidate `i`.
-    Successor(usize),
+    /// The successor of the candidate the round waits for.
+    Successor(&'c Configuration),
 }
 
 impl LabOracle<'_, '_> {
@@ -802,9 +803,9 @@ impl LabOracle<'_, '_> {
                         let job = {
                             let mut q = process::lock(queue);
                             let awaited = q.awaited().filter(|h| !q.speculated.iter().any(|(i, _)| i == h));
-                            if let Some(h) = awaited.filter(|&h| successor(h).is_some()) {
+                            if let Some((h, config)) = awaited.and_then(|h| Some((h, successor(h)?))) {
                                 q.speculated.push((h, Arc::clone(&cancel)));
-                                Job::Successor(h)
+                                Job::Successor(config)
                             } else if q.next < q.end {
                                 let i = q.next;
                                 q.next += 1;
@@ -815,17 +816,14 @@ impl LabOracle<'_, '_> {
                             }
                         };
                         let i = match job {
-                            Job::Successor(h) => {
-                                if let Some(config) = successor(h) {
-                                    lab.console.candidate(config);
-                                    if let Ok(worker) = worker.lock() {
-                                        // Its outcome is cached; an error shows again when the
-                                        // search tests it.
-                                        let tested = process::cancellable(&cancel, || self.test_one(&worker, config));
-                                        if let Some(o) = tested.ok().filter(|o| !o.cached) {
-                                            process::lock(&lab.speculated)
-                                                .insert(config.clone(), (o.build_seconds, o.run_seconds));
-                                        }
+                            Job::Successor(config) => {
+                                lab.console.candidate(config);
+                                if let Ok(worker) = worker.lock() {
+                                    // Its outcome is cached; an error shows again when the
+                                    // search tests it.
+                                    let tested = process::cancellable(&cancel, || self.test_one(&worker, config));
+                                    if let Some(o) = tested.ok().filter(|o| !o.cached) {
+                                        process::lock(&lab.speculated).insert(config.clone(), (o.build_seconds, o.run_seconds));
                                     }
                                 }
                                 continue;
