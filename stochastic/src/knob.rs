@@ -828,16 +828,17 @@ store_dynamic_out!([] Sdyn; [F: Tag, const K: u32] Knob<F, K>);
 macro_rules! cast_dynamic {
     ($([$($g:tt)*] $t:ty),*) => {$(
         cast_dynamic!(@ints [$($g)*] $t; i8, i16, i32, i64, i128, isize, u8, u16, u32, u64, u128, usize);
+        // `as` to a float converts as a store does.
         impl<B: Tag, $($g)*> CastAs<Stochastic<B>> for $t {
             #[inline(always)]
             fn cast_as(self) -> Stochastic<B> {
-                self.value_dyn().cast()
+                Store::<Stochastic<B>>::store(self)
             }
         }
         impl<B: Tag, $($g)*> CastAs<B> for $t {
             #[inline(always)]
             fn cast_as(self) -> B {
-                B::from_repr(B::nearest(self.value_dyn().mean()))
+                Store::<B>::store(self)
             }
         }
     )*};
