@@ -626,8 +626,13 @@ struct LabOracle<'l, 'a> {
 
 impl LabOracle<'_, '_> {
     fn judge(&self, run: &CandidateRun, cached: bool) -> Outcome {
-        let verdict = validate::verdict(self.reference, run, self.req)
-            .or_else(|| self.rejected.get(&run.configuration).cloned());
+        // The search's seed decides; another (two seeds) confirms, within the estimate's spread.
+        let verdict = if run.seed == Some(self.lab.settings.seed) {
+            validate::verdict(self.reference, run, self.req)
+        } else {
+            validate::confirms(self.reference, run, self.req)
+        };
+        let verdict = verdict.or_else(|| self.rejected.get(&run.configuration).cloned());
         run.outcome(verdict, cached)
     }
 
@@ -1268,7 +1273,7 @@ fn final_check(
     // An independent DSA run of the configuration found: other random roundings.
     let recheck_seed = lab.recheck_seed();
     let dsa = run(config, Some(recheck_seed))?;
-    let dsa_recheck = validate::verdict(reference, &dsa, req).map(|r| r.to_string());
+    let dsa_recheck = validate::confirms(reference, &dsa, req).map(|r| r.to_string());
     // Native runs of the original and of the configuration found, each timed by its fastest of
     // three (the original's from the cache, when an earlier requirement timed it).
     let original = run(&prepared.start, None)?;

@@ -246,6 +246,19 @@ pub enum Reason {
         /// Required digits.
         required: f64,
     },
+    /// A run with another seed than the search's, confirming a candidate, estimated fewer exact
+    /// digits than the requirement by more than the estimate's seed-to-seed spread allows
+    /// (`validate::CONFIRM_SLACK`).
+    Unconfirmed {
+        /// `name[index]`.
+        value: String,
+        /// Estimated exact digits.
+        digits: f64,
+        /// Required digits.
+        required: f64,
+        /// How far short the estimate could have been.
+        slack: f64,
+    },
     /// A 16-bit overflow occurred.
     Overflow {
         /// How many.
@@ -302,6 +315,11 @@ impl fmt::Display for Reason {
             Reason::TooFewDigits { value, digits, required } => {
                 write!(f, "{value} has {digits:.2} exact digits (DSA), {required} required")
             }
+            Reason::Unconfirmed { value, digits, required, slack } => write!(
+                f,
+                "{value} has {digits:.2} exact digits (DSA) with another seed, {} needed to confirm {required}",
+                required - slack
+            ),
             Reason::Overflow { count } => write!(f, "{count} overflow(s) in a 16-bit format"),
             Reason::RecheckFailed { detail } => write!(f, "valid under the search's seed, not when re-checked: {detail}"),
             Reason::NativeFailed { detail } => write!(f, "natively: {detail}"),
