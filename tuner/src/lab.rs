@@ -701,7 +701,9 @@ impl Oracle for LabOracle<'_, '_> {
 
     fn test_in_order(&mut self, candidates: &[Configuration], jobs: usize) -> Result<Vec<Outcome>> {
         let successors = std::mem::take(&mut self.successors);
-        let successors = if successors.len() == candidates.len() { successors } else { Vec::new() };
+        // One per candidate, and maybe the one after them (see `Oracle::speculate`).
+        let fits = successors.len() == candidates.len() || successors.len() == candidates.len() + 1;
+        let successors = if fits { successors } else { Vec::new() };
         self.run_queue(candidates, &successors, jobs, true)
     }
 
@@ -738,6 +740,12 @@ impl Queue {
         cancel(&self.speculated, moot);
     }
 
+    /// Whether a free worker may start the round after (the successor past the `len`
+    /// candidates): every candidate started, none known valid or failed, and it not started.
+    fn fallback_due(&self, len: usize) -> bool {
+        self.next == len && self.end == len && !self.speculated.iter().any(|(i, _)| *i == len)
+    }
+
     /// The first candidate not finished, if it is running: the one the round waits for.
     fn awaited(&self) -> Option<usize> {
         let head = self.results.iter().position(Option::is_none)?;
@@ -758,7 +766,8 @@ fn cancel(flags: &[(usize, Arc<AtomicBool>)], moot: impl Fn(usize) -> bool) {
 enum Job<'c> {
     /// Candidate `i` of the round.
     Candidate(usize),
-    /// The successor of the candidate the round waits for.
+    /// The successor of the candidate the round waits for, or the round after (past the
+    /// candidates).
     Successor(&'c Configuration),
 }
 
@@ -771,7 +780,9 @@ impl LabOracle<'_, '_> {
     /// With `successors` (one per candidate, see [`Oracle::speculate`]), a free worker first
     /// starts the successor of the candidate the round waits for, if it has one not yet known:
     /// when that candidate is valid, the round also waits for its successor (whose outcome is
-    /// cached for the next round); when it is not, the successor is cancelled.
+    /// cached for the next round); when it is not, the successor is cancelled. A worker with no
+    /// candidate left to start takes the successor past the candidates, if given: the round
+    /// after, tested when none is valid; it is cancelled as soon as one is.
     ///
     /// Returns the outcomes of the candidates finished before the first one not finished, in
     /// order; the first error, if any.
@@ -816,6 +827,11 @@ impl LabOracle<'_, '_> {
                                 q.next += 1;
                                 q.running.push((i, Arc::clone(&cancel)));
                                 Job::Candidate(i)
+                            } else if let Some(config) = q.fallback_due(candidates.len()).then(|| successor(candidates.len())).flatten() {
+                                // Nothing of the round left to start, none valid yet: the
+                                // round after, which the search tests if none is valid.
+                                q.speculated.push((candidates.len(), Arc::clone(&cancel)));
+                                Job::Successor(config)
                             } else {
                                 return;
                             }

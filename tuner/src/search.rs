@@ -95,9 +95,12 @@ pub trait Oracle {
     /// `candidates[i]` (`None`: nothing known). An oracle with a worker to spare may start the
     /// successor of the candidate the round waits for, so that when that candidate is valid, as
     /// most are late in a pass, the next round's test is already under way (its outcome then
-    /// comes from [`Oracle::recall`]). Like running several candidates at once, this can only
-    /// test configurations a sequential search would not have, never change the result. The
-    /// search sends successors only while its tests tend to be valid. The default ignores them.
+    /// comes from [`Oracle::recall`]). `successors` may hold one entry more, after those of the
+    /// candidates: what the search tests next if none of them is valid (the next granularity's
+    /// first test), for a worker left with nothing of the round to start. Like running several
+    /// candidates at once, this can only test configurations a sequential search would not have,
+    /// never change the result. The search sends the candidates' successors only while its tests
+    /// tend to be valid, the one after them whenever there is one. The default ignores them.
     fn speculate(&mut self, _successors: &[Option<Configuration>]) {}
 
     /// The outcome of a configuration known without testing it (from an earlier run), with
@@ -380,9 +383,12 @@ fn ddmax(session: &mut Session<'_>, space: &Space<'_>, algorithm: Algorithm) -> 
 
         let order: Vec<usize> = (0..n).map(|j| (j + offset) % n).collect();
         let complements: Vec<Configuration> = order.iter().map(|&i| space.keeping(&minus(&high, parts[i]))).collect();
-        // What the next round tests first if complement `order[j]` is the first valid one.
-        let successors: Vec<Option<Configuration>> =
+        // What the next round tests first if complement `order[j]` is the first valid one, and
+        // then if none is (the granularity doubles).
+        let mut successors: Vec<Option<Configuration>> =
             order.iter().map(|&i| first_test(space, &minus(&high, parts[i]), n - 1, i, algorithm)).collect();
+        let finer = (2 * n).min(high.len());
+        successors.push((n < high.len()).then(|| first_test(space, &high, finer, offset * finer / n, algorithm)).flatten());
         if let Some(j) = session.first_valid_then(&complements, &successors)? {
             let i = order[j];
             high = minus(&high, parts[i]);
@@ -550,9 +556,13 @@ impl Session<'_> {
             }
             let mut unknown: Vec<Configuration> = Vec::new();
             let mut then: Vec<Option<Configuration>> = Vec::new();
+            let mut valid_after = false;
             for (i, candidate) in candidates.iter().enumerate().skip(next) {
                 match self.lookup(candidate) {
-                    Some(true) => break,
+                    Some(true) => {
+                        valid_after = true;
+                        break;
+                    }
                     Some(false) => {}
                     None if unknown.contains(candidate) => {}
                     None => {
@@ -562,7 +572,14 @@ impl Session<'_> {
                     }
                 }
             }
-            if self.last_valid && then.iter().any(Option::is_some) {
+            if !self.last_valid {
+                then.iter_mut().for_each(|s| *s = None);
+            }
+            // When none of the unknown ones is valid (and no known valid one follows them), the
+            // search goes on with the round after, whose first test may be one of this round's.
+            let fallback = successors.get(candidates.len()).cloned().flatten();
+            then.push(fallback.filter(|s| !valid_after && !self.known.contains_key(s) && !candidates.contains(s)));
+            if then.iter().any(Option::is_some) {
                 self.oracle.speculate(&then);
             }
             self.run(&unknown)?;

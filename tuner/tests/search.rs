@@ -581,14 +581,17 @@ fn tests_on_25_units_stay_well_below_quadratic() {
 }
 
 /// An oracle that takes up every speculation: on each round it runs, before anything else, the
-/// successor the search gave for the candidate that turns out to be the first valid one, and
-/// remembers it; the search must then recall exactly that configuration next.
+/// successor the search gave for the candidate that turns out to be the first valid one (or the
+/// one after the candidates when none is), and remembers it; the search must then recall exactly
+/// that configuration next.
 struct SpeculatingOracle<F> {
     valid: F,
     memory: HashMap<Configuration, Outcome>,
     successors: Vec<Option<Configuration>>,
     speculated: Vec<Configuration>,
     recalled: HashSet<Configuration>,
+    /// How many of `speculated` were the round after one with no valid candidate.
+    fallbacks: usize,
 }
 
 impl<F: FnMut(&Configuration) -> bool> Oracle for SpeculatingOracle<F> {
@@ -607,6 +610,15 @@ impl<F: FnMut(&Configuration) -> bool> Oracle for SpeculatingOracle<F> {
             self.memory.insert(successor.clone(), o);
             self.speculated.push(successor);
         }
+        if first.is_none() {
+            if let Some(fallback) = successors.get(candidates.len()).cloned().flatten() {
+                assert!(!self.memory.contains_key(&fallback), "a known fallback: {fallback}");
+                let o = outcome(&fallback, (self.valid)(&fallback));
+                self.memory.insert(fallback.clone(), o);
+                self.speculated.push(fallback);
+                self.fallbacks += 1;
+            }
+        }
         let end = first.map_or(candidates.len(), |j| j + 1);
         self.test(&candidates[..end])
     }
@@ -624,7 +636,7 @@ impl<F: FnMut(&Configuration) -> bool> Oracle for SpeculatingOracle<F> {
 
 #[test]
 fn successors_given_for_speculation_are_what_the_search_tests_next() {
-    let mut speculations = 0;
+    let (mut speculations, mut fallbacks) = (0, 0);
     for seed in 0..300 {
         let mut random = Random(seed);
         let count = 2 + random.below(24);
@@ -639,6 +651,7 @@ fn successors_given_for_speculation_are_what_the_search_tests_next() {
                 successors: Vec::new(),
                 speculated: Vec::new(),
                 recalled: HashSet::new(),
+                fallbacks: 0,
             };
             let result = run_from_top(&units, &ladder, options(algorithm), &mut oracle);
             assert_eq!(result.configuration, plain.configuration, "seed {seed}, {algorithm:?}");
@@ -646,7 +659,9 @@ fn successors_given_for_speculation_are_what_the_search_tests_next() {
                 assert!(oracle.recalled.contains(successor), "seed {seed}, {algorithm:?}: {successor} was never tested");
             }
             speculations += oracle.speculated.len();
+            fallbacks += oracle.fallbacks;
         }
     }
     assert!(speculations > 300, "only {speculations} speculations");
+    assert!(fallbacks > 100, "only {fallbacks} rounds after one without a valid candidate");
 }
