@@ -17,12 +17,6 @@
 //! place of that type (an unannotated `let`, a `Vec` collected from such values) keeps the format
 //! its first value had, as the static type would: stores into it go through
 //! [`Store::store_into`], which rounds to the place's current format.
-//!
-//! The same program also runs a configuration *natively* when [`NATIVE_ENV`] is `1`: every
-//! operation on knobs is then each format's own round-to-nearest arithmetic, the one value kept in
-//! the three samples, and nothing is counted: the records of the configuration's native build
-//! (the tuner checks this too, on the original and on a lowered configuration). A native run of
-//! a candidate then costs a run, not a build.
 
 use std::cmp::Ordering;
 use std::marker::PhantomData;
@@ -32,7 +26,7 @@ use std::sync::Once;
 
 use half::{bf16, f16};
 
-use crate::format::{Format, Repr};
+use crate::format::Format;
 use crate::rt::{Arith, CastAs, CastOperand, Join, Lit, Math2, Scalar, Store};
 use crate::value::Stochastic;
 
@@ -99,12 +93,7 @@ impl Fmt {
     }
 }
 
-/// The environment variable that makes the single build run natively: `1` (see the module
-/// documentation); unset, empty or `0` for stochastic runs.
-pub const NATIVE_ENV: &str = "FPTUNE_NATIVE";
-
 static TABLE: [AtomicU8; MAX_UNITS] = [const { AtomicU8::new(0) }; MAX_UNITS];
-static NATIVE: AtomicBool = AtomicBool::new(false);
 static READY: AtomicBool = AtomicBool::new(false);
 static INIT: Once = Once::new();
 
@@ -118,34 +107,8 @@ fn init() {
                 std::process::exit(2);
             }
         }
-        match std::env::var(NATIVE_ENV).as_deref() {
-            Err(_) | Ok("" | "0") => {}
-            Ok("1") => set_native(true),
-            Ok(other) => {
-                eprintln!("fptune: {NATIVE_ENV}={other:?}: `1` runs natively, `0` (or nothing) under DSA");
-                std::process::exit(2);
-            }
-        }
         READY.store(true, AtomicOrdering::Release);
     });
-}
-
-/// Makes knobs compute natively (`true`) or under DSA, as [`NATIVE_ENV`] does (for tests; the
-/// program reads the variable when a knob is first used).
-pub fn set_native(on: bool) {
-    // A native run counts no instability (a native build has nothing to count them with).
-    crate::stochastic::set_all_detected(!on);
-    NATIVE.store(on, AtomicOrdering::Relaxed);
-    READY.store(true, AtomicOrdering::Release);
-}
-
-/// Whether this run computes natively.
-#[inline(always)]
-fn native() -> bool {
-    if !READY.load(AtomicOrdering::Acquire) {
-        init();
-    }
-    NATIVE.load(AtomicOrdering::Relaxed)
 }
 
 /// Sets the units' formats from a list like [`FORMATS_ENV`]'s (for tests; the program reads the
@@ -198,59 +161,6 @@ impl Tag for bf16 {
     const FMT: Fmt = Fmt::Bf16;
 }
 
-/// Each format's own arithmetic and `f64` method set, as a configuration's native build computes
-/// them: `f64` and `f32` natively, `f16` and `bf16` through `f32` and rounded to nearest
-/// ([`crate::rt::HalfMath`]).
-trait Native: Tag + Arith {
-    fn via(self, f64_op: impl Fn(f64) -> f64, f32_op: impl Fn(f32) -> f32) -> Self;
-    fn via2(self, o: Self, f64_op: impl Fn(f64, f64) -> f64, f32_op: impl Fn(f32, f32) -> f32) -> Self;
-    fn via3(self, a: Self, b: Self, f64_op: impl Fn(f64, f64, f64) -> f64, f32_op: impl Fn(f32, f32, f32) -> f32) -> Self;
-}
-
-impl Native for f64 {
-    #[inline(always)]
-    fn via(self, f64_op: impl Fn(f64) -> f64, _: impl Fn(f32) -> f32) -> Self {
-        f64_op(self)
-    }
-    #[inline(always)]
-    fn via2(self, o: Self, f64_op: impl Fn(f64, f64) -> f64, _: impl Fn(f32, f32) -> f32) -> Self {
-        f64_op(self, o)
-    }
-    #[inline(always)]
-    fn via3(self, a: Self, b: Self, f64_op: impl Fn(f64, f64, f64) -> f64, _: impl Fn(f32, f32, f32) -> f32) -> Self {
-        f64_op(self, a, b)
-    }
-}
-
-macro_rules! native_via_f32 {
-    ($($t:ty => |$x:ident| $widen:expr, |$y:ident| $narrow:expr);*) => {$(
-        impl Native for $t {
-            #[inline(always)]
-            fn via(self, _: impl Fn(f64) -> f64, f32_op: impl Fn(f32) -> f32) -> Self {
-                let $y = f32_op({ let $x = self; $widen });
-                $narrow
-            }
-            #[inline(always)]
-            fn via2(self, o: Self, _: impl Fn(f64, f64) -> f64, f32_op: impl Fn(f32, f32) -> f32) -> Self {
-                let w = |$x: $t| -> f32 { $widen };
-                let $y = f32_op(w(self), w(o));
-                $narrow
-            }
-            #[inline(always)]
-            fn via3(self, a: Self, b: Self, _: impl Fn(f64, f64, f64) -> f64, f32_op: impl Fn(f32, f32, f32) -> f32) -> Self {
-                let w = |$x: $t| -> f32 { $widen };
-                let $y = f32_op(w(self), w(a), w(b));
-                $narrow
-            }
-        }
-    )*};
-}
-native_via_f32!(
-    f32 => |x| x, |y| y;
-    f16 => |x| crate::cvt::Half32::widen(x), |y| <f16 as crate::cvt::Half32>::narrow(y);
-    bf16 => |x| crate::cvt::Half32::widen(x), |y| <bf16 as crate::cvt::Half32>::narrow(y)
-);
-
 /// A stochastic value whose format is known at run time: what arithmetic on knobs of the single
 /// build gives. The samples are kept widened to `f64` (exactly) whatever the format, so that
 /// every format has the same layout and the optimiser keeps values in registers.
@@ -291,26 +201,6 @@ macro_rules! read {
     }};
 }
 
-/// In a native run: `$e` (a native value of the common format) with `$x`, `$y` bound to the two
-/// values in it (exactly: the narrower one widened).
-macro_rules! native_both {
-    ($a:expr, $b:expr, |$x:ident, $y:ident| $e:expr) => {{
-        let (a, b): (Sdyn, Sdyn) = ($a, $b);
-        at_format!(a.f.promote(b.f), Common => {
-            let ($x, $y) = (a.native_get::<Common>(), b.native_get::<Common>());
-            Sdyn::native_of::<Common>($e)
-        })
-    }};
-}
-
-/// In a native run: `$e` (a native value of the value's format) with `$v` bound to the value.
-macro_rules! native_map {
-    ($x:expr, $v:ident => $e:expr) => {{
-        let x: Sdyn = $x;
-        at_format!(x.f, Own => { let $v = x.native_get::<Own>(); Sdyn::native_of::<Own>($e) })
-    }};
-}
-
 /// `$e` (a `Stochastic` of the value's format) with `$v` bound to the value as one, tagged again.
 macro_rules! map {
     ($x:expr, $v:ident => $e:expr) => {
@@ -347,24 +237,6 @@ impl Sdyn {
         Stochastic::from_repr(self.s.map(G::exact))
     }
 
-    /// In a native run, the value as a native value of format `G`, which holds it.
-    #[inline(always)]
-    fn native_get<G: Format>(self) -> G {
-        G::from_repr(G::exact(self.s[0]))
-    }
-
-    /// A native value, tagged (its value in the three samples).
-    #[inline(always)]
-    fn native_of<G: Tag>(x: G) -> Sdyn {
-        Sdyn { s: [x.to_repr().to_f64(); 3], f: G::FMT }
-    }
-
-    /// In a native run, the value rounded to nearest into format `f`.
-    #[inline(never)]
-    fn native_to(self, f: Fmt) -> Sdyn {
-        at_format!(f, G => Sdyn::native_of::<G>(G::from_repr(G::nearest(self.s[0]))))
-    }
-
     /// The value's format.
     #[inline(always)]
     pub fn format(self) -> Fmt {
@@ -374,9 +246,6 @@ impl Sdyn {
     /// The value converted to format `G` ([`Stochastic::cast`]: random rounding when narrowing).
     #[inline(always)]
     pub fn cast<G: Format>(self) -> Stochastic<G> {
-        if native() {
-            return Stochastic::new(G::from_repr(G::nearest(self.s[0])));
-        }
         read!(self, x => x.cast::<G>())
     }
 
@@ -385,9 +254,6 @@ impl Sdyn {
     pub fn to(self, f: Fmt) -> Sdyn {
         if self.f == f {
             return self;
-        }
-        if native() {
-            return self.native_to(f);
         }
         let [a, b, c] = self.s;
         Sdyn { s: convert(a, b, c, self.f, f), f }
@@ -404,9 +270,6 @@ impl Sdyn {
     /// A literal in format `f` ([`Lit::stochastic`]).
     #[inline(always)]
     pub fn lit(l: Lit, f: Fmt) -> Sdyn {
-        if native() {
-            return at_format!(f, G => Sdyn::native_of::<G>(l.to::<G>()));
-        }
         at_format!(f, G => Sdyn::of(l.stochastic::<G>()))
     }
 
@@ -435,17 +298,6 @@ impl Sdyn {
 
 }
 
-impl Sdyn {
-    /// [`Stochastic`]'s `mean`; in a native run, the value.
-    #[inline]
-    pub fn mean(&self) -> f64 {
-        if native() {
-            return self.s[0];
-        }
-        read!(*self, x => x.mean())
-    }
-}
-
 impl Default for Sdyn {
     fn default() -> Self {
         Sdyn::zero(Fmt::F64)
@@ -453,20 +305,17 @@ impl Default for Sdyn {
 }
 
 macro_rules! sdyn_ops {
-    ($($Op:ident, $op:ident, $fp:ident);*) => {$(
+    ($($Op:ident, $op:ident);*) => {$(
         impl $Op for Sdyn {
             type Output = Sdyn;
             #[inline(always)]
             fn $op(self, rhs: Sdyn) -> Sdyn {
-                if native() {
-                    return native_both!(self, rhs, |x, y| Arith::$fp(x, y));
-                }
                 both!(self, rhs, |x, y| $Op::$op(x, y))
             }
         }
     )*};
 }
-sdyn_ops!(Add, add, fp_add; Sub, sub, fp_sub; Mul, mul, fp_mul; Div, div, fp_div);
+sdyn_ops!(Add, add; Sub, sub; Mul, mul; Div, div);
 
 impl Neg for Sdyn {
     type Output = Sdyn;
@@ -479,10 +328,6 @@ impl Neg for Sdyn {
 impl PartialEq for Sdyn {
     #[inline(always)]
     fn eq(&self, other: &Sdyn) -> bool {
-        if native() {
-            // Widening is exact: the values compare as in their common format.
-            return self.s[0] == other.s[0];
-        }
         both_read!(*self, *other, |x, y| x == y)
     }
 }
@@ -490,37 +335,24 @@ impl PartialEq for Sdyn {
 impl PartialOrd for Sdyn {
     #[inline(always)]
     fn partial_cmp(&self, other: &Sdyn) -> Option<Ordering> {
-        if native() {
-            return self.s[0].partial_cmp(&other.s[0]);
-        }
         both_read!(*self, *other, |x, y| x.partial_cmp(&y))
     }
 }
 
 impl std::fmt::Display for Sdyn {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        if native() {
-            return at_format!(self.f, G => std::fmt::Display::fmt(&self.native_get::<G>(), f));
-        }
         read!(*self, x => std::fmt::Display::fmt(&x, f))
     }
 }
 
 impl std::fmt::LowerExp for Sdyn {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        if native() {
-            return at_format!(self.f, G => std::fmt::LowerExp::fmt(&self.native_get::<G>(), f));
-        }
         read!(*self, x => std::fmt::LowerExp::fmt(&x, f))
     }
 }
 
 impl crate::check::Checkable for Sdyn {
-    /// A native run records native values, as the configuration's native build does.
     fn visit(&self, f: &mut dyn FnMut(crate::check::Record)) {
-        if native() {
-            return at_format!(self.f, G => self.native_get::<G>().visit(f));
-        }
         read!(*self, x => x.visit(f))
     }
 }
@@ -549,9 +381,6 @@ macro_rules! method_set {
                 #[doc = concat!("[`Stochastic`]'s `", stringify!($u), "`, in the value's format.")]
                 #[inline]
                 pub fn $u(self) -> Sdyn {
-                    if native() {
-                        return native_map!(self, x => Native::via(x, f64::$u, f32::$u));
-                    }
                     map!(self, x => x.$u())
                 }
             )*
@@ -559,9 +388,6 @@ macro_rules! method_set {
                 #[doc = concat!("[`Stochastic`]'s `", stringify!($b), "`, in the common format.")]
                 #[inline]
                 pub fn $b(self, o: Sdyn) -> Sdyn {
-                    if native() {
-                        return native_both!(self, o, |x, y| Native::via2(x, y, f64::$b, f32::$b));
-                    }
                     both!(self, o, |x, y| x.$b(y))
                 }
             )*
@@ -575,9 +401,6 @@ macro_rules! method_set {
             /// `self^n`.
             #[inline]
             pub fn powi(self, n: i32) -> Sdyn {
-                if native() {
-                    return native_map!(self, x => Native::via(x, |v| v.powi(n), |v| v.powi(n)));
-                }
                 map!(self, x => x.powi(n))
             }
             /// `self * a + b`, in the format of the three.
@@ -585,11 +408,6 @@ macro_rules! method_set {
             pub fn mul_add(self, a: Sdyn, b: Sdyn) -> Sdyn {
                 let f = self.format().promote(a.format()).promote(b.format());
                 let (x, a, b) = (self.to(f), a.to(f), b.to(f));
-                if native() {
-                    return at_format!(f, G => Sdyn::native_of::<G>(Native::via3(
-                        x.native_get::<G>(), a.native_get::<G>(), b.native_get::<G>(), f64::mul_add, f32::mul_add,
-                    )));
-                }
                 at_format!(f, G => Sdyn::of(x.get::<G>().mul_add(a.get::<G>(), b.get::<G>())))
             }
         }
@@ -633,7 +451,7 @@ method_set!(
         atan, sinh, cosh, tanh, asinh, acosh, atanh, floor, ceil, trunc, round, fract, signum, recip,
         to_degrees, to_radians],
     binary: [powf, atan2, hypot, min, max],
-    queries: [digits -> f64, is_noise -> bool, is_nan -> bool, is_finite -> bool,
+    queries: [mean -> f64, digits -> f64, is_noise -> bool, is_nan -> bool, is_finite -> bool,
         is_infinite -> bool, is_sign_negative -> bool, is_sign_positive -> bool]
 );
 
@@ -706,12 +524,6 @@ impl<F: Tag, const K: u32> Knob<F, K> {
     #[inline(always)]
     pub fn get(self) -> Sdyn {
         self.0
-    }
-
-    /// [`Sdyn::mean`].
-    #[inline]
-    pub fn mean(&self) -> f64 {
-        self.0.mean()
     }
 }
 
@@ -1037,11 +849,7 @@ macro_rules! cast_dynamic {
         impl<$($g)*> CastAs<$i> for $t {
             #[inline(always)]
             fn cast_as(self) -> $i {
-                let v = self.value_dyn();
-                if native() {
-                    return at_format!(v.f, G => CastAs::<$i>::cast_as(v.native_get::<G>()));
-                }
-                read!(v, x => CastAs::<$i>::cast_as(x))
+                read!(self.value_dyn(), x => CastAs::<$i>::cast_as(x))
             }
         }
     };

@@ -99,9 +99,6 @@ pub struct Counts {
     /// Whether DSA candidates were runs of the single build (no build each).
     #[serde(default)]
     pub single_build: bool,
-    /// Whether candidates' native runs in the search were runs of the single build too.
-    #[serde(default)]
-    pub single_native: bool,
     /// Whether candidates were built and run natively before their DSA run.
     #[serde(default)]
     pub native_first: bool,
@@ -217,9 +214,6 @@ pub struct Lab<'a> {
     /// The single build's program: every unit's format read when it starts, so DSA candidates
     /// are runs of it, not builds ([`convert::single_build_sources`]).
     single: Option<PathBuf>,
-    /// The single build built natively: candidates' native runs are runs of it
-    /// (`FPTUNE_NATIVE=1`), not builds ([`Lab::try_single_native`]).
-    single_native: Option<PathBuf>,
     /// Candidates are built and run natively before their DSA run.
     native_first: bool,
     /// A configuration found failed its native re-check: from then on the search runs the
@@ -292,7 +286,6 @@ impl<'a> Lab<'a> {
             warnings: warning.into_iter().collect(),
             quick: false,
             single: None,
-            single_native: None,
             native_first: false,
             native_after: std::sync::atomic::AtomicBool::new(false),
             two_seeds: std::sync::atomic::AtomicBool::new(false),
@@ -327,9 +320,8 @@ impl<'a> Lab<'a> {
     }
 
     /// Runs a built program with a seed of the stochastic arithmetic, its checks going to `out`;
-    /// the single build's with the units' formats, natively when `seed` is `None`.
-    fn execute(&self, exe: &Path, out: &Path, log: &Path, seed: Option<u64>, formats: Option<&Configuration>) -> Result<process::RunResult> {
-        let (native, seed) = (seed.is_none(), seed.unwrap_or(self.settings.seed));
+    /// the single build's with the units' formats.
+    fn execute(&self, exe: &Path, out: &Path, log: &Path, seed: u64, formats: Option<&Configuration>) -> Result<process::RunResult> {
         let _ = std::fs::remove_file(out);
         let mut cmd = Command::new(exe.as_os_str())
             .args(self.settings.args.iter())
@@ -339,9 +331,6 @@ impl<'a> Lab<'a> {
             .cwd(self.ws.root.clone());
         if let Some(config) = formats {
             cmd = cmd.env(fptune::__rt::FORMATS_ENV, config.key());
-            if native {
-                cmd = cmd.env(fptune::__rt::NATIVE_ENV, "1");
-            }
         }
         if self.stop_on_overflow {
             cmd = cmd.env(fptune::stochastic::STOP_ON_OVERFLOW_ENV, "1");
@@ -455,15 +444,14 @@ impl<'a> Lab<'a> {
     }
 
     /// Builds and runs one configuration: under DSA with `seed`, or natively (`None`), `runs`
-    /// times, timed by the fastest. With `Build::Any`, a run of the single build when there is
-    /// one: the DSA one under DSA, the native one ([`Lab::try_single_native`]) natively.
+    /// times, timed by the fastest. Under DSA, with `Build::Any` and a single build, a run of it.
     fn build_and_run(&self, worker: &Worker, config: &Configuration, seed: Option<u64>, runs: u32, build: Build<'_>) -> Result<CandidateRun> {
         let single = match build {
-            Build::Any if seed.is_some() => self.single.as_deref(),
-            Build::Any => self.single_native.as_deref(),
+            Build::Any => self.single.as_deref(),
             Build::Each => None,
             Build::Single(exe) => Some(exe),
-        };
+        }
+        .filter(|_| seed.is_some());
         let key = config.key().replace(',', "-");
         let tag = match seed {
             Some(s) if s == self.settings.seed => key,
@@ -518,7 +506,7 @@ impl<'a> Lab<'a> {
         let mut fastest = f64::INFINITY;
         for _ in 0..runs.max(1) {
             run.runs += 1;
-            let ran = self.execute(&exe, &out, &log, seed, single.map(|_| config))?;
+            let ran = self.execute(&exe, &out, &log, seed.unwrap_or(self.settings.seed), single.map(|_| config))?;
             fastest = fastest.min(ran.elapsed.as_secs_f64());
             run.run_seconds = fastest;
             run.result = match ran.status {
@@ -586,11 +574,20 @@ impl Lab<'_> {
     /// builds every candidate). [`Lab::single_build_obstacle`] must have found nothing.
     fn try_single_build(&self, worker: &Worker, start: &Configuration, reference: &CandidateRun) -> Result<Result<(PathBuf, f64), String>> {
         self.console.stage("building the single build (every unit's format chosen at run time)");
-        let kept = match self.build_single(worker, true)? {
-            Ok(kept) => kept,
-            Err(why) => return Ok(Err(why)),
+        let configured = convert::single_build_sources(&self.inv.sources, &self.inv.knobs, &self.units)?;
+        let files = self.with_conversion(&configured, true)?;
+        let log = self.log_path("single-build");
+        let built = self.build(worker, &files, true, &log)?;
+        let Some(exe) = built.executable.clone().filter(|_| built.success) else {
+            return Ok(Err(format!("it does not compile: {} (full log: {})", built.first_error(), log.display())));
         };
-        let mixed = self.lowered_every_other(start);
+        // Kept beside the worker's builds: the worker goes on building other configurations.
+        let kept = worker.scratch.target_dir().join("fptune-single");
+        std::fs::copy(&exe, &kept).with_context(|| format!("cannot copy the single build to {}", kept.display()))?;
+        let (top, lower) = (self.settings.ladder.top(), self.settings.ladder.formats[1]);
+        let mixed = Configuration(
+            start.0.iter().zip(&self.units).map(|(&f, u)| if u.id % 2 == 0 && u.pinned.is_none() && f == top { lower } else { f }).collect(),
+        );
         let seed = Some(self.settings.seed);
         let single_run = |config: &Configuration| self.build_and_run(worker, config, seed, 1, Build::Single(&kept));
         let differs = |own: &CandidateRun, single: &CandidateRun| {
@@ -611,60 +608,6 @@ impl Lab<'_> {
             return Ok(Err(why));
         }
         Ok(Ok((kept, on_start.run_seconds)))
-    }
-
-    /// Builds the single build's sources ([`convert::single_build_sources`], every item marked
-    /// for conversion) on `worker`, under DSA (`stochastic`: every float not a knob becomes
-    /// stochastic) or natively, and keeps the program beside the worker's builds (the worker
-    /// goes on building other configurations); why not when it does not compile.
-    fn build_single(&self, worker: &Worker, stochastic: bool) -> Result<Result<PathBuf, String>> {
-        let name = if stochastic { "single-build" } else { "single-build-native" };
-        let configured = convert::single_build_sources(&self.inv.sources, &self.inv.knobs, &self.units)?;
-        let files = self.with_conversion(&configured, true)?;
-        let log = self.log_path(name);
-        let built = self.build(worker, &files, stochastic, &log)?;
-        let Some(exe) = built.executable.clone().filter(|_| built.success) else {
-            return Ok(Err(format!("it does not compile: {} (full log: {})", built.first_error(), log.display())));
-        };
-        let kept = worker.scratch.target_dir().join(format!("fptune-{name}"));
-        std::fs::copy(&exe, &kept).with_context(|| format!("cannot copy the single build to {}", kept.display()))?;
-        Ok(Ok(kept))
-    }
-
-    /// `start` with every other unit that may move lowered one step: the configuration the
-    /// single build's runs are verified on besides `start`.
-    fn lowered_every_other(&self, start: &Configuration) -> Configuration {
-        let (top, lower) = (self.settings.ladder.top(), self.settings.ladder.formats[1]);
-        Configuration(
-            start.0.iter().zip(&self.units).map(|(&f, u)| if u.id % 2 == 0 && u.pinned.is_none() && f == top { lower } else { f }).collect(),
-        )
-    }
-
-    /// Builds the single build natively (knobs as `Knob<F, U>`, every other float native) and
-    /// checks that its runs with `FPTUNE_NATIVE=1` give, bit for bit, what the original gave
-    /// (`original`) and what the native build of a lowered configuration gives. The program and
-    /// its run time on `start` when they do; otherwise why not (native runs then build each
-    /// candidate).
-    fn try_single_native(&self, worker: &Worker, start: &Configuration, original: &[Record]) -> Result<Result<(PathBuf, f64), String>> {
-        self.console.stage("building the single build natively (for candidates' native runs)");
-        let exe = match self.build_single(worker, false)? {
-            Ok(exe) => exe,
-            Err(why) => return Ok(Err(why)),
-        };
-        let on_start = self.build_and_run(worker, start, None, 1, Build::Single(&exe))?;
-        let same_as_original = matches!(&on_start.result, RunResult::Finished { records, .. } if records.as_slice() == original);
-        if !same_as_original {
-            let why = on_start.failure().map_or_else(|| "other checked values".to_string(), |r| r.to_string());
-            return Ok(Err(format!("native run of the original differs from the original's ({why})")));
-        }
-        let mixed = self.lowered_every_other(start);
-        let own = self.run_config_times(worker, &mixed, None, 1, Build::Each)?.0;
-        let single = self.build_and_run(worker, &mixed, None, 1, Build::Single(&exe))?;
-        if single.result != own.result {
-            let why = single.failure().map_or_else(|| "other checked values".to_string(), |r| r.to_string());
-            return Ok(Err(format!("native run of {mixed} differs from that configuration's native build ({why})")));
-        }
-        Ok(Ok((exe, on_start.run_seconds)))
     }
 }
 
@@ -1033,7 +976,7 @@ pub fn prepare(lab: &mut Lab<'_>) -> Result<Prepared, TuneError> {
         )));
     };
     let out = lab.logs.join("original.jsonl");
-    let ran = lab.execute(&exe, &out, &log, None, None).map_err(TuneError::internal)?;
+    let ran = lab.execute(&exe, &out, &log, lab.settings.seed, None).map_err(TuneError::internal)?;
     if !ran.status.success() {
         return Err(TuneError::Original(anyhow!(
             "the original program {} with {:?}: {}\n(full log: {})",
@@ -1131,28 +1074,6 @@ pub fn prepare(lab: &mut Lab<'_>) -> Result<Prepared, TuneError> {
             Err(why) => warnings.push(format!("no single build ({why}): every DSA candidate is built")),
         }
     }
-    // Native runs of the single build, when they are those of the configurations' own builds:
-    // built when native runs may come first (a DSA run costs a good deal, and more than twice
-    // the original's native run), not for programs whose DSA runs take milliseconds.
-    let mut native_seconds = reference.build_seconds + original_run_seconds;
-    let natives_may_pay = match lab.settings.native_first {
-        When::Never => false,
-        When::Always => true,
-        When::Auto => dsa_run_seconds > 0.25 && dsa_run_seconds > 2.0 * original_run_seconds,
-    };
-    if lab.single.is_some() && natives_may_pay {
-        let worker0 = lock(lab, 0)?;
-        let tried = lab.try_single_native(&worker0, &start, &original_records).map_err(TuneError::internal)?;
-        drop(worker0);
-        counts.other_builds += 1;
-        match tried {
-            Ok((program, seconds)) => {
-                lab.single_native = Some(program);
-                native_seconds = seconds;
-            }
-            Err(why) => warnings.push(format!("candidates' native runs are builds of their own: the single build's {why}")),
-        }
-    }
 
     // 5. How candidates are built and run, from what the reference cost. An overflow makes a
     // candidate invalid: its run may stop there.
@@ -1184,10 +1105,10 @@ pub fn prepare(lab: &mut Lab<'_>) -> Result<Prepared, TuneError> {
     lab.native_first = match lab.settings.native_first {
         When::Never => false,
         When::Always => true,
-        // A DSA run costs more than twice a native one (a run of the single build, or a build
-        // and a run, the DSA build's time standing for the native build's): rejecting natively
-        // first saves whenever a fair share of candidates fail.
-        When::Auto => dsa_run_seconds > 2.0 * native_seconds,
+        // A DSA run costs more than twice a build and a native run (the DSA build's time
+        // stands for the native build's): rejecting natively first saves whenever a fair share
+        // of candidates fail.
+        When::Auto => dsa_run_seconds > 2.0 * (reference.build_seconds + original_run_seconds),
     };
     if lab.quick {
         console.stage(&format!(
@@ -1197,10 +1118,8 @@ pub fn prepare(lab: &mut Lab<'_>) -> Result<Prepared, TuneError> {
     }
     if lab.native_first {
         console.stage(&format!(
-            "candidates run natively first: a DSA run takes {:.1} s, a native one {:.2} s{}",
-            dsa_run_seconds,
-            native_seconds,
-            if lab.single_native.is_some() { " (a run of the single build)" } else { " (a build and a run)" }
+            "candidates run natively first: a DSA run takes {:.1} s, a native one {:.2} s",
+            dsa_run_seconds, original_run_seconds
         ));
     }
     if lab.settings.timeout.is_none() {
@@ -1274,7 +1193,6 @@ pub fn tune_for(lab: &Lab<'_>, prepared: &Prepared, req: &Requirement) -> Result
     counts.rejected = rejected.len();
     counts.quick_builds = lab.quick;
     counts.single_build = lab.single.is_some();
-    counts.single_native = lab.single_native.is_some();
     counts.native_first = lab.native_first;
     counts.native_after = lab.native_after.load(std::sync::atomic::Ordering::Relaxed);
     counts.two_seeds = lab.two_seeds();

@@ -223,9 +223,6 @@ pub fn summary(report: &Report) -> String {
     if c.single_build {
         let _ = writeln!(s, "DSA candidates were runs of one single build, each unit's format chosen at run time; the configuration found was rebuilt");
     }
-    if c.single_native {
-        let _ = writeln!(s, "candidates' native runs were runs of the single build too (FPTUNE_NATIVE=1)");
-    }
     if c.speculated > 0 {
         let _ = writeln!(
             s,
