@@ -740,10 +740,15 @@ impl Queue {
         cancel(&self.speculated, moot);
     }
 
+    /// Whether the successor of candidate `i` was started.
+    fn speculated_for(&self, i: usize) -> bool {
+        self.speculated.iter().any(|(j, _)| *j == i)
+    }
+
     /// Whether a free worker may start the round after (the successor past the `len`
     /// candidates): every candidate started, none known valid or failed, and it not started.
     fn fallback_due(&self, len: usize) -> bool {
-        self.next == len && self.end == len && !self.speculated.iter().any(|(i, _)| *i == len)
+        self.next == len && self.end == len && !self.speculated_for(len)
     }
 
     /// The first candidate not finished, if it is running: the one the round waits for.
@@ -818,7 +823,7 @@ impl LabOracle<'_, '_> {
                         let cancel = Arc::new(AtomicBool::new(false));
                         let job = {
                             let mut q = process::lock(queue);
-                            let awaited = q.awaited().filter(|h| !q.speculated.iter().any(|(i, _)| i == h));
+                            let awaited = q.awaited().filter(|&h| !q.speculated_for(h));
                             if let Some((h, config)) = awaited.and_then(|h| Some((h, successor(h)?))) {
                                 q.speculated.push((h, Arc::clone(&cancel)));
                                 Job::Successor(config)

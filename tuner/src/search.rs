@@ -387,8 +387,7 @@ fn ddmax(session: &mut Session<'_>, space: &Space<'_>, algorithm: Algorithm) -> 
         // then if none is (the granularity doubles).
         let mut successors: Vec<Option<Configuration>> =
             order.iter().map(|&i| first_test(space, &minus(&high, parts[i]), n - 1, i, algorithm)).collect();
-        let finer = (2 * n).min(high.len());
-        successors.push((n < high.len()).then(|| first_test(space, &high, finer, offset * finer / n, algorithm)).flatten());
+        successors.push(finer(n, offset, high.len()).and_then(|(n, offset)| first_test(space, &high, n, offset, algorithm)));
         if let Some(j) = session.first_valid_then(&complements, &successors)? {
             let i = order[j];
             high = minus(&high, parts[i]);
@@ -397,13 +396,22 @@ fn ddmax(session: &mut Session<'_>, space: &Space<'_>, algorithm: Algorithm) -> 
             continue;
         }
 
-        if n >= high.len() {
-            return Ok(high);
+        match finer(n, offset, high.len()) {
+            Some(next) => (n, offset) = next,
+            None => return Ok(high),
         }
-        let next = (2 * n).min(high.len());
-        offset = offset * next / n;
-        n = next;
     }
+}
+
+/// The granularity and offset of the round of [`ddmax`] after one of `n` parts (of `high` units
+/// in all) found no valid complement: twice the parts, at most one unit each, the offset scaled
+/// alike; `None` when the parts were single units already (the pass ends).
+fn finer(n: usize, offset: usize, high: usize) -> Option<(usize, usize)> {
+    if n >= high {
+        return None;
+    }
+    let next = (2 * n).min(high);
+    Some((next, offset * next / n))
 }
 
 /// The first configuration a round of [`ddmax`] tests with `high` kept high, `n` parts, and the
@@ -568,12 +576,9 @@ impl Session<'_> {
                     None => {
                         unknown.push(candidate.clone());
                         let successor = successors.get(i).cloned().flatten();
-                        then.push(successor.filter(|s| !self.known.contains_key(s)));
+                        then.push(successor.filter(|s| self.last_valid && !self.known.contains_key(s)));
                     }
                 }
-            }
-            if !self.last_valid {
-                then.iter_mut().for_each(|s| *s = None);
             }
             // When none of the unknown ones is valid (and no known valid one follows them), the
             // search goes on with the round after, whose first test may be one of this round's.

@@ -388,7 +388,7 @@ pub const CONFIRM_SLACK: f64 = 0.5;
 
 /// Which run's DSA estimate is judged.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Estimate {
+enum Estimate {
     /// The search's own run: the estimate must reach the requirement.
     Own,
     /// A confirmation with another seed: within [`CONFIRM_SLACK`] of it.

@@ -604,20 +604,14 @@ impl<F: FnMut(&Configuration) -> bool> Oracle for SpeculatingOracle<F> {
     fn test_in_order(&mut self, candidates: &[Configuration], _jobs: usize) -> anyhow::Result<Vec<Outcome>> {
         let successors = std::mem::take(&mut self.successors);
         let first = candidates.iter().position(|c| (self.valid)(c));
-        if let Some(successor) = first.and_then(|j| successors.get(j).cloned().flatten()) {
+        // The candidate's successor if one is valid, the round after if none is.
+        let ahead = first.unwrap_or(candidates.len());
+        if let Some(successor) = successors.get(ahead).cloned().flatten() {
             assert!(!self.memory.contains_key(&successor), "a known successor: {successor}");
             let o = outcome(&successor, (self.valid)(&successor));
             self.memory.insert(successor.clone(), o);
             self.speculated.push(successor);
-        }
-        if first.is_none() {
-            if let Some(fallback) = successors.get(candidates.len()).cloned().flatten() {
-                assert!(!self.memory.contains_key(&fallback), "a known fallback: {fallback}");
-                let o = outcome(&fallback, (self.valid)(&fallback));
-                self.memory.insert(fallback.clone(), o);
-                self.speculated.push(fallback);
-                self.fallbacks += 1;
-            }
+            self.fallbacks += usize::from(first.is_none());
         }
         let end = first.map_or(candidates.len(), |j| j + 1);
         self.test(&candidates[..end])
