@@ -701,8 +701,8 @@ impl Oracle for LabOracle<'_, '_> {
 
     fn test_in_order(&mut self, candidates: &[Configuration], jobs: usize) -> Result<Vec<Outcome>> {
         let successors = std::mem::take(&mut self.successors);
-        // One per candidate, and maybe the one after them (see `Oracle::speculate`).
-        let fits = successors.len() == candidates.len() || successors.len() == candidates.len() + 1;
+        // One per candidate, and maybe the round after's tests (see `Oracle::speculate`).
+        let fits = successors.len() >= candidates.len();
         let successors = if fits { successors } else { Vec::new() };
         self.run_queue(candidates, &successors, jobs, true)
     }
@@ -722,11 +722,33 @@ struct Queue {
     results: Vec<Option<Result<Outcome>>>,
     /// The cancel flags of the candidates running, by index.
     running: Vec<(usize, Arc<AtomicBool>)>,
-    /// The candidates whose successor was started (at most once each), with its cancel flag.
+    /// The candidates whose successor was started (at most once each), with its cancel flag;
+    /// from the number of candidates on, the tests of the round after that were started.
     speculated: Vec<(usize, Arc<AtomicBool>)>,
+    /// How many of `speculated` are under way.
+    speculating: usize,
+    /// The entry of the successors to consider next for the round after.
+    after: usize,
+    /// Whether the round after needs no more tests: one came back valid (or known valid, or
+    /// failed to run), so the search stops there.
+    after_done: bool,
 }
 
 impl Queue {
+    /// The queue of a round of `len` candidates, none started.
+    fn new(len: usize) -> Queue {
+        Queue {
+            next: 0,
+            end: len,
+            results: (0..len).map(|_| None).collect(),
+            running: Vec::new(),
+            speculated: Vec::new(),
+            speculating: 0,
+            after: len,
+            after_done: false,
+        }
+    }
+
     /// Nothing from `end` on is needed: cancels what runs there, and the successors of
     /// candidates from there on.
     fn stop_at(&mut self, end: usize) {
@@ -745,10 +767,29 @@ impl Queue {
         self.speculated.iter().any(|(j, _)| *j == i)
     }
 
-    /// Whether a free worker may start the round after (the successor past the `len`
-    /// candidates): every candidate started, none known valid or failed, and it not started.
-    fn fallback_due(&self, len: usize) -> bool {
-        self.next == len && self.end == len && !self.speculated_for(len)
+    /// The entry of the successors (from `len`, the number of candidates, to `total`) a free
+    /// worker may start for the round after: when every candidate was started, none is known
+    /// valid or failed, the round after is not decided, and a run is under way (the round waits
+    /// for it anyway, so this worker would be idle). The round after's tests come in order.
+    fn next_after(&mut self, len: usize, total: usize) -> Option<usize> {
+        let waiting = !self.running.is_empty() || self.speculating > 0;
+        if self.next != len || self.end != len || self.after_done || !waiting {
+            return None;
+        }
+        let k = self.after.max(len);
+        (k < total).then(|| {
+            self.after = k + 1;
+            k
+        })
+    }
+
+    /// A test of the round after (entry `k` of the successors) ended: when valid (or failed),
+    /// the search stops there, and the tests after it are moot.
+    fn after_ended(&mut self, k: usize, decided: bool) {
+        if decided {
+            self.after_done = true;
+            cancel(&self.speculated, |j| j > k);
+        }
     }
 
     /// The first candidate not finished, if it is running: the one the round waits for.
@@ -771,9 +812,9 @@ fn cancel(flags: &[(usize, Arc<AtomicBool>)], moot: impl Fn(usize) -> bool) {
 enum Job<'c> {
     /// Candidate `i` of the round.
     Candidate(usize),
-    /// The successor of the candidate the round waits for, or the round after (past the
-    /// candidates).
-    Successor(&'c Configuration),
+    /// The successor of candidate `k` the round waits for, or (`k` past the candidates) a test
+    /// of the round after.
+    Successor(usize, &'c Configuration),
 }
 
 impl LabOracle<'_, '_> {
@@ -786,8 +827,10 @@ impl LabOracle<'_, '_> {
     /// starts the successor of the candidate the round waits for, if it has one not yet known:
     /// when that candidate is valid, the round also waits for its successor (whose outcome is
     /// cached for the next round); when it is not, the successor is cancelled. A worker with no
-    /// candidate left to start takes the successor past the candidates, if given: the round
-    /// after, tested when none is valid; it is cancelled as soon as one is.
+    /// candidate left to start takes the next of the successors past the candidates, if given,
+    /// while a run is under way: the round after's tests, in order, which the search runs when
+    /// none of the candidates is valid. They are cancelled as soon as a candidate is valid, and
+    /// those after one of them that is valid as soon as it is.
     ///
     /// Returns the outcomes of the candidates finished before the first one not finished, in
     /// order; the first error, if any.
@@ -799,19 +842,23 @@ impl LabOracle<'_, '_> {
         until_valid: bool,
     ) -> Result<Vec<Outcome>> {
         let lab = self.lab;
-        let queue = Mutex::new(Queue {
-            next: 0,
-            end: candidates.len(),
-            results: (0..candidates.len()).map(|_| None).collect(),
-            running: Vec::new(),
-            speculated: Vec::new(),
-        });
-        let spare = usize::from(until_valid && successors.iter().any(Option::is_some));
-        let workers = lab.workers.len().min(jobs.max(1)).min(candidates.len() + spare);
+        let queue = Mutex::new(Queue::new(candidates.len()));
+        let len = candidates.len();
+        let spare = if until_valid {
+            successors.iter().skip(len).flatten().count() + usize::from(successors.iter().take(len).any(Option::is_some))
+        } else {
+            0
+        };
+        let workers = lab.workers.len().min(jobs.max(1)).min(len + spare);
+        // The outcome of a successor known from the cache, if it is (valid or not).
+        let known = |config: &Configuration| -> Option<bool> {
+            let recalled = self.decide(|seed| Ok(lab.recall_run(config, seed).map(|run| (run, true))));
+            recalled.ok().flatten().map(|o| o.is_valid())
+        };
         let successor = |i: usize| -> Option<&Configuration> {
             let config = successors.get(i)?.as_ref()?;
             // Not when its outcome is known already.
-            self.decide(|seed| Ok(lab.recall_run(config, seed).map(|run| (run, true)))).ok().flatten().is_none().then_some(config)
+            known(config).is_none().then_some(config)
         };
         let panicked = std::thread::scope(|s| {
             let handles: Vec<_> = lab.workers[..workers]
@@ -823,34 +870,55 @@ impl LabOracle<'_, '_> {
                         let cancel = Arc::new(AtomicBool::new(false));
                         let job = {
                             let mut q = process::lock(queue);
-                            let awaited = q.awaited().filter(|&h| !q.speculated_for(h));
-                            if let Some((h, config)) = awaited.and_then(|h| Some((h, successor(h)?))) {
-                                q.speculated.push((h, Arc::clone(&cancel)));
-                                Job::Successor(config)
-                            } else if q.next < q.end {
-                                let i = q.next;
-                                q.next += 1;
-                                q.running.push((i, Arc::clone(&cancel)));
-                                Job::Candidate(i)
-                            } else if let Some(config) = q.fallback_due(candidates.len()).then(|| successor(candidates.len())).flatten() {
-                                // Nothing of the round left to start, none valid yet: the
-                                // round after, which the search tests if none is valid.
-                                q.speculated.push((candidates.len(), Arc::clone(&cancel)));
-                                Job::Successor(config)
-                            } else {
-                                return;
+                            loop {
+                                let awaited = q.awaited().filter(|&h| !q.speculated_for(h));
+                                if let Some((h, config)) = awaited.and_then(|h| Some((h, successor(h)?))) {
+                                    q.speculated.push((h, Arc::clone(&cancel)));
+                                    q.speculating += 1;
+                                    break Job::Successor(h, config);
+                                } else if q.next < q.end {
+                                    let i = q.next;
+                                    q.next += 1;
+                                    q.running.push((i, Arc::clone(&cancel)));
+                                    break Job::Candidate(i);
+                                } else if let Some(k) = q.next_after(len, successors.len()) {
+                                    // Nothing of the round left to start, none valid yet: the
+                                    // round after, which the search tests if none is valid,
+                                    // up to its first valid test.
+                                    let Some(config) = successors[k].as_ref() else { continue };
+                                    match known(config) {
+                                        Some(valid) => q.after_ended(k, valid),
+                                        None => {
+                                            q.speculated.push((k, Arc::clone(&cancel)));
+                                            q.speculating += 1;
+                                            break Job::Successor(k, config);
+                                        }
+                                    }
+                                } else {
+                                    return;
+                                }
                             }
                         };
                         let i = match job {
-                            Job::Successor(config) => {
+                            Job::Successor(k, config) => {
                                 lab.console.candidate(config);
-                                if let Ok(worker) = worker.lock() {
-                                    // Its outcome is cached; an error shows again when the
-                                    // search tests it.
-                                    let tested = process::cancellable(&cancel, || self.test_one(&worker, config));
-                                    if let Some(o) = tested.ok().filter(|o| !o.cached) {
-                                        process::lock(&lab.speculated).insert(config.clone(), (o.build_seconds, o.run_seconds));
-                                    }
+                                let tested = match worker.lock() {
+                                    Ok(worker) => process::cancellable(&cancel, || self.test_one(&worker, config)),
+                                    Err(_) => Err(anyhow!("a worker panicked")),
+                                };
+                                // Its outcome is cached; an error shows again when the search
+                                // tests it.
+                                let decided = match &tested {
+                                    Ok(o) => o.is_valid(),
+                                    Err(e) => !process::is_cancelled(e),
+                                };
+                                if let Some(o) = tested.ok().filter(|o| !o.cached) {
+                                    process::lock(&lab.speculated).insert(config.clone(), (o.build_seconds, o.run_seconds));
+                                }
+                                let mut q = process::lock(queue);
+                                q.speculating -= 1;
+                                if k >= len {
+                                    q.after_ended(k, decided);
                                 }
                                 continue;
                             }
@@ -1282,29 +1350,53 @@ fn final_check(
     req: &Requirement,
     counts: &mut Counts,
 ) -> Result<FinalCheck> {
-    let worker = lab.workers[0].lock().map_err(|_| anyhow!("a worker's lock is poisoned"))?;
-    // Native builds are timed by the fastest of three runs (the search ran them once).
-    let mut run = |config: &Configuration, seed: Option<u64>| -> Result<CandidateRun> {
+    // Native builds are timed by the fastest of three runs (the search ran them once). The
+    // configuration found is confirmed by its own build, not the single build's.
+    let run = |worker: &Worker, config: &Configuration, seed: Option<u64>| -> Result<(CandidateRun, bool)> {
         let runs = if seed.is_none() { 3 } else { 1 };
-        // The configuration found is confirmed by its own build, not the single build's.
-        let (run, cached) = lab.run_config_times(&worker, config, seed, runs, Build::Each)?;
-        counts.other_builds += usize::from(!cached && run.build_seconds > 0.0);
-        Ok(run)
+        lab.run_config_times(worker, config, seed, runs, Build::Each)
     };
-    // An independent DSA run of the configuration found: other random roundings.
-    let recheck_seed = lab.recheck_seed();
-    let dsa = run(config, Some(recheck_seed))?;
-    let dsa_recheck = validate::confirms(reference, &dsa, req).map(|r| r.to_string());
+    let lock = |i: usize| lab.workers[i].lock().map_err(|_| anyhow!("a worker's lock is poisoned"));
     // Native runs of the original and of the configuration found, each timed by its fastest of
     // three (the original's from the cache, when an earlier requirement timed it).
-    let original = run(&prepared.start, None)?;
+    let natives = |worker: &Worker| -> Result<[(CandidateRun, bool); 2]> {
+        Ok([run(worker, &prepared.start, None)?, run(worker, config, None)?])
+    };
+    // An independent DSA run of the configuration found (other random roundings) on the first
+    // worker, the native runs on the second at the same time, if there is one.
+    let recheck_seed = lab.recheck_seed();
+    let (dsa, natives) = if lab.workers.len() > 1 {
+        std::thread::scope(|s| {
+            let second = s.spawn(|| {
+                let worker = lock(1)?;
+                let natives = natives(&worker);
+                worker.scratch.restore_all()?;
+                natives
+            });
+            let dsa = lock(0).and_then(|worker| {
+                let dsa = run(&worker, config, Some(recheck_seed));
+                worker.scratch.restore_all()?;
+                dsa
+            });
+            (dsa, second.join().unwrap_or_else(|_| Err(anyhow!("a worker thread panicked"))))
+        })
+    } else {
+        let worker = lock(0)?;
+        let dsa = run(&worker, config, Some(recheck_seed));
+        let natives = dsa.is_ok().then(|| natives(&worker));
+        worker.scratch.restore_all()?;
+        (dsa, natives.unwrap_or_else(|| Err(anyhow!("not run"))))
+    };
+    let (dsa, natives) = (dsa?, natives?);
+    for (run, cached) in std::iter::once(&dsa).chain(&natives) {
+        counts.other_builds += usize::from(!cached && run.build_seconds > 0.0);
+    }
+    let (dsa, [(original, _), (tuned, _)]) = (dsa.0, natives);
+    let dsa_recheck = validate::confirms(reference, &dsa, req).map(|r| r.to_string());
     let original_seconds = match original.failure() {
         None => original.run_seconds,
         Some(reason) => return Err(anyhow!("the original, rebuilt natively: {reason}")),
     };
-    let tuned = run(config, None)?;
-    worker.scratch.restore_all()?;
-    drop(worker);
     lab.save_cache()?;
     let (reason, tightest, tuned_seconds) = match &tuned.result {
         RunResult::Finished { records, .. } => (
@@ -1330,7 +1422,55 @@ fn final_check(
 
 #[cfg(test)]
 mod tests {
-    use super::checks;
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::sync::Arc;
+
+    use super::{checks, Queue};
+
+    #[test]
+    fn the_round_after_runs_in_order_while_the_round_waits_and_stops_at_its_first_valid_test() {
+        // Two candidates and three tests of the round after (successors 2, 3, 4).
+        let mut q = Queue::new(2);
+        let flag = || Arc::new(AtomicBool::new(false));
+        q.next = 1;
+        q.running.push((0, flag()));
+        assert_eq!(q.next_after(2, 5), None, "a candidate is left to start");
+        q.next = 2;
+        q.running.push((1, flag()));
+        assert_eq!(q.next_after(2, 5), Some(2));
+        let (f2, f3) = (flag(), flag());
+        q.speculated.push((2, Arc::clone(&f2)));
+        q.speculating += 1;
+        // The candidates end, none valid: the round waits for test 2, so a free worker takes 3.
+        q.running.clear();
+        assert_eq!(q.next_after(2, 5), Some(3));
+        q.speculated.push((3, Arc::clone(&f3)));
+        q.speculating += 1;
+        // Test 2 is valid: the search stops there, test 3 is moot, nothing more starts.
+        q.speculating -= 1;
+        q.after_ended(2, true);
+        assert!(f3.load(Ordering::Relaxed) && !f2.load(Ordering::Relaxed));
+        assert_eq!(q.next_after(2, 5), None);
+
+        // Nothing under way: the round is over, and no worker starts the round after.
+        let mut q = Queue::new(1);
+        q.next = 1;
+        assert_eq!(q.next_after(1, 3), None);
+        // A valid candidate: no round after.
+        let mut q = Queue::new(3);
+        q.next = 3;
+        q.running.push((2, flag()));
+        q.stop_at(1);
+        assert_eq!(q.next_after(3, 5), None);
+        // An invalid test of the round after lets the next one start; past the last, none.
+        let mut q = Queue::new(1);
+        q.next = 1;
+        q.running.push((0, flag()));
+        assert_eq!(q.next_after(1, 3), Some(1));
+        q.after_ended(1, false);
+        assert_eq!(q.next_after(1, 3), Some(2));
+        assert_eq!(q.next_after(1, 3), None);
+    }
 
     #[test]
     fn a_candidate_passes_its_checks_cheapest_decisive_first() {

@@ -95,12 +95,13 @@ pub trait Oracle {
     /// `candidates[i]` (`None`: nothing known). An oracle with a worker to spare may start the
     /// successor of the candidate the round waits for, so that when that candidate is valid, as
     /// most are late in a pass, the next round's test is already under way (its outcome then
-    /// comes from [`Oracle::recall`]). `successors` may hold one entry more, after those of the
-    /// candidates: what the search tests next if none of them is valid (the next granularity's
-    /// first test), for a worker left with nothing of the round to start. Like running several
+    /// comes from [`Oracle::recall`]). `successors` may hold more entries, after those of the
+    /// candidates: what the search tests if none of them is valid (the next granularity's round),
+    /// in order, for a worker left with nothing of the round to start; the search tests them
+    /// up to the first valid one, so one valid makes those after it moot. Like running several
     /// candidates at once, this can only test configurations a sequential search would not have,
     /// never change the result. The search sends the candidates' successors only while its tests
-    /// tend to be valid, the one after them whenever there is one. The default ignores them.
+    /// tend to be valid, the round after whenever there is one. The default ignores them.
     fn speculate(&mut self, _successors: &[Option<Configuration>]) {}
 
     /// The outcome of a configuration known without testing it (from an earlier run), with
@@ -359,12 +360,15 @@ impl Space<'_> {
 
 /// Delta Debugging for one pass; returns the candidates kept high, in candidate order.
 fn ddmax(session: &mut Session<'_>, space: &Space<'_>, algorithm: Algorithm) -> anyhow::Result<Vec<usize>> {
-    if session.first_valid(&[space.keeping(&[])])?.is_some() {
-        return Ok(Vec::new());
-    }
     let mut high = space.candidates.to_vec();
     let mut n = 2;
     let mut offset = 0;
+    // Every candidate lowered; if that is not valid, the first round's tests.
+    let mut then = vec![None];
+    then.extend(round_tests(space, &high, n, offset, algorithm).into_iter().map(Some));
+    if session.first_valid_then(&[space.keeping(&[])], &then)?.is_some() {
+        return Ok(Vec::new());
+    }
     loop {
         if n > high.len() {
             return Ok(high);
@@ -384,10 +388,12 @@ fn ddmax(session: &mut Session<'_>, space: &Space<'_>, algorithm: Algorithm) -> 
         let order: Vec<usize> = (0..n).map(|j| (j + offset) % n).collect();
         let complements: Vec<Configuration> = order.iter().map(|&i| space.keeping(&minus(&high, parts[i]))).collect();
         // What the next round tests first if complement `order[j]` is the first valid one, and
-        // then if none is (the granularity doubles).
+        // then, in order, what it tests if none is (the granularity doubles).
         let mut successors: Vec<Option<Configuration>> =
-            order.iter().map(|&i| first_test(space, &minus(&high, parts[i]), n - 1, i, algorithm)).collect();
-        successors.push(finer(n, offset, high.len()).and_then(|(n, offset)| first_test(space, &high, n, offset, algorithm)));
+            order.iter().map(|&i| round_tests(space, &minus(&high, parts[i]), n - 1, i, algorithm).into_iter().next()).collect();
+        if let Some((n, offset)) = finer(n, offset, high.len()) {
+            successors.extend(round_tests(space, &high, n, offset, algorithm).into_iter().map(Some));
+        }
         if let Some(j) = session.first_valid_then(&complements, &successors)? {
             let i = order[j];
             high = minus(&high, parts[i]);
@@ -414,17 +420,21 @@ fn finer(n: usize, offset: usize, high: usize) -> Option<(usize, usize)> {
     Some((next, offset * next / n))
 }
 
-/// The first configuration a round of [`ddmax`] tests with `high` kept high, `n` parts, and the
-/// complements starting at `offset` (`None` when that round does not happen: the pass ends).
-fn first_test(space: &Space<'_>, high: &[usize], n: usize, offset: usize, algorithm: Algorithm) -> Option<Configuration> {
+/// The configurations a round of [`ddmax`] tests, in order, when none is valid, with `high`
+/// kept high, `n` parts, and the complements starting at `offset` (none when that round does not
+/// happen: the pass ends). Known ones are skipped when the round runs; the round stops at the
+/// first valid one.
+fn round_tests(space: &Space<'_>, high: &[usize], n: usize, offset: usize, algorithm: Algorithm) -> Vec<Configuration> {
     if n == 0 || n > high.len() {
-        return None;
+        return Vec::new();
     }
     let parts = split(high, n);
-    Some(match algorithm {
-        Algorithm::Zeller => space.keeping(parts[0]),
-        Algorithm::Promise => space.keeping(&minus(high, parts[offset % n])),
-    })
+    let subsets = match algorithm {
+        Algorithm::Zeller => parts.iter().map(|part| space.keeping(part)).collect(),
+        Algorithm::Promise => Vec::new(),
+    };
+    let complements = (0..n).map(|j| space.keeping(&minus(high, parts[(j + offset) % n])));
+    subsets.into_iter().chain(complements).collect()
 }
 
 /// `DD.py`'s split: `n` consecutive parts whose sizes differ by at most one, the smaller first.
@@ -543,8 +553,9 @@ impl Session<'_> {
     }
 
     /// [`Session::first_valid`], with what the search tests next after each candidate
-    /// (`successors[i]` if `candidates[i]` is the first valid one; missing: unknown) for the
-    /// oracle to [speculate](Oracle::speculate) on.
+    /// (`successors[i]` if `candidates[i]` is the first valid one; missing: unknown), and after
+    /// them what it tests, in order, if none is valid, for the oracle to
+    /// [speculate](Oracle::speculate) on.
     fn first_valid_then(
         &mut self,
         candidates: &[Configuration],
@@ -581,9 +592,19 @@ impl Session<'_> {
                 }
             }
             // When none of the unknown ones is valid (and no known valid one follows them), the
-            // search goes on with the round after, whose first test may be one of this round's.
-            let fallback = successors.get(candidates.len()).cloned().flatten();
-            then.push(fallback.filter(|s| !valid_after && !self.known.contains_key(s) && !candidates.contains(s)));
+            // search goes on with the round after: its tests in order, but neither this round's
+            // (invalid then) nor known ones, and none after a known valid one.
+            if !valid_after {
+                let first = then.len();
+                for s in successors.iter().skip(candidates.len()).flatten() {
+                    match self.known.get(s) {
+                        Some(o) if o.is_valid() => break,
+                        Some(_) => {}
+                        None if candidates.contains(s) || then[first..].contains(&Some(s.clone())) => {}
+                        None => then.push(Some(s.clone())),
+                    }
+                }
+            }
             if then.iter().any(Option::is_some) {
                 self.oracle.speculate(&then);
             }

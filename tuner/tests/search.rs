@@ -581,9 +581,9 @@ fn tests_on_25_units_stay_well_below_quadratic() {
 }
 
 /// An oracle that takes up every speculation: on each round it runs, before anything else, the
-/// successor the search gave for the candidate that turns out to be the first valid one (or the
-/// one after the candidates when none is), and remembers it; the search must then recall exactly
-/// that configuration next.
+/// successor the search gave for the candidate that turns out to be the first valid one (or,
+/// when none is, the round after's tests up to its first valid one), and remembers them; the
+/// search must then recall every one of them.
 struct SpeculatingOracle<F> {
     valid: F,
     memory: HashMap<Configuration, Outcome>,
@@ -592,6 +592,8 @@ struct SpeculatingOracle<F> {
     recalled: HashSet<Configuration>,
     /// How many of `speculated` were the round after one with no valid candidate.
     fallbacks: usize,
+    /// How many of those were not the round after's first test.
+    deeper: usize,
 }
 
 impl<F: FnMut(&Configuration) -> bool> Oracle for SpeculatingOracle<F> {
@@ -605,13 +607,20 @@ impl<F: FnMut(&Configuration) -> bool> Oracle for SpeculatingOracle<F> {
         let successors = std::mem::take(&mut self.successors);
         let first = candidates.iter().position(|c| (self.valid)(c));
         // The candidate's successor if one is valid, the round after if none is.
-        let ahead = first.unwrap_or(candidates.len());
-        if let Some(successor) = successors.get(ahead).cloned().flatten() {
+        let ahead: Vec<Configuration> = match first {
+            Some(j) => successors.get(j).cloned().flatten().into_iter().collect(),
+            None => successors.iter().skip(candidates.len()).flatten().cloned().collect(),
+        };
+        for (n, successor) in ahead.into_iter().enumerate() {
+            self.deeper += usize::from(n > 0);
             assert!(!self.memory.contains_key(&successor), "a known successor: {successor}");
-            let o = outcome(&successor, (self.valid)(&successor));
-            self.memory.insert(successor.clone(), o);
+            let valid = (self.valid)(&successor);
+            self.memory.insert(successor.clone(), outcome(&successor, valid));
             self.speculated.push(successor);
             self.fallbacks += usize::from(first.is_none());
+            if valid {
+                break;
+            }
         }
         let end = first.map_or(candidates.len(), |j| j + 1);
         self.test(&candidates[..end])
@@ -630,7 +639,7 @@ impl<F: FnMut(&Configuration) -> bool> Oracle for SpeculatingOracle<F> {
 
 #[test]
 fn successors_given_for_speculation_are_what_the_search_tests_next() {
-    let (mut speculations, mut fallbacks) = (0, 0);
+    let (mut speculations, mut fallbacks, mut deeper) = (0, 0, 0);
     for seed in 0..300 {
         let mut random = Random(seed);
         let count = 2 + random.below(24);
@@ -646,6 +655,7 @@ fn successors_given_for_speculation_are_what_the_search_tests_next() {
                 speculated: Vec::new(),
                 recalled: HashSet::new(),
                 fallbacks: 0,
+                deeper: 0,
             };
             let result = run_from_top(&units, &ladder, options(algorithm), &mut oracle);
             assert_eq!(result.configuration, plain.configuration, "seed {seed}, {algorithm:?}");
@@ -654,8 +664,11 @@ fn successors_given_for_speculation_are_what_the_search_tests_next() {
             }
             speculations += oracle.speculated.len();
             fallbacks += oracle.fallbacks;
+            deeper += oracle.deeper;
         }
     }
     assert!(speculations > 300, "only {speculations} speculations");
-    assert!(fallbacks > 100, "only {fallbacks} rounds after one without a valid candidate");
+    assert!(fallbacks > 100, "only {fallbacks} tests of rounds after one without a valid candidate");
+    assert!(deeper > 100, "only {deeper} tests of rounds after past their first");
+    println!("{speculations} speculations, {fallbacks} of rounds after, {deeper} past their first test");
 }
