@@ -3,8 +3,9 @@
 //!
 //! Run: `cargo bench -p fptune --bench spmv`. `FPTUNE_BENCH_N=7000` chooses the order (CG class W),
 //! `FPTUNE_BENCH_REPS=3` the repetitions (the minimum is kept), `FPTUNE_BENCH_TYPES=sf64,sf32`
-//! restricts the stochastic rows to some of `sf64 sf32 sf16 sbf16` (native f64 and f32 always
-//! run), `FPTUNE_BENCH_DETECTION=all` (or `off`) runs the stochastic types with that detection
+//! restricts the stochastic rows to some of `sf64 sf32 sf16 sbf16 sdyn64 sdyn32 sdyn16` (native
+//! f64 and f32 always run; `sdyn*` are the single build's run-time-format values, `Sdyn`, of one
+//! format, which the tuner's candidates compute with), `FPTUNE_BENCH_DETECTION=all` (or `off`) runs the stochastic types with that detection
 //! only. Times are the thread's CPU time where Linux reports it, else wall-clock time.
 //!
 //! Each row has 8 to 70 nonzeros (uniform) in random columns. The matrix entries are `x / 3` with
@@ -146,6 +147,17 @@ fn main() {
         }
         if want("sbf16") {
             row("Sbf16", detection, time(&m, reps, Sbf16::from, 3, Sbf16::default()), "Sbf16/f32", t32);
+        }
+        // The single build's run-time-format values (`Sdyn`), each of one format.
+        use fptune::__rt::Sdyn;
+        if want("sdyn64") {
+            row("Sdyn f64", detection, time(&m, reps, |x| Sdyn::of(Sf64::from(x)), 18, Sdyn::of(Sf64::default())), "Sdyn/f64", t64);
+        }
+        if want("sdyn32") {
+            row("Sdyn f32", detection, time(&m, reps, |x| Sdyn::of(Sf32::from(x)), 8, Sdyn::of(Sf32::default())), "Sdyn/f32", t32);
+        }
+        if want("sdyn16") {
+            row("Sdyn f16", detection, time(&m, reps, |x| Sdyn::of(Sf16::from(x)), 4, Sdyn::of(Sf16::default())), "Sdyn/f32", t32);
         }
         if on {
             let report = fptune::stochastic::report();
