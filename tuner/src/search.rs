@@ -363,9 +363,9 @@ fn ddmax(session: &mut Session<'_>, space: &Space<'_>, algorithm: Algorithm) -> 
     let mut high = space.candidates.to_vec();
     let mut n = 2;
     let mut offset = 0;
-    // Every candidate lowered; if that is not valid, the first round's tests.
+    // Every candidate lowered; if that is not valid, the first rounds' tests.
     let mut then = vec![None];
-    then.extend(round_tests(space, &high, n, offset, algorithm).into_iter().map(Some));
+    then.extend(invalid_path(space, &high, Some((n, offset)), algorithm).into_iter().map(Some));
     if session.first_valid_then(&[space.keeping(&[])], &then)?.is_some() {
         return Ok(Vec::new());
     }
@@ -388,12 +388,10 @@ fn ddmax(session: &mut Session<'_>, space: &Space<'_>, algorithm: Algorithm) -> 
         let order: Vec<usize> = (0..n).map(|j| (j + offset) % n).collect();
         let complements: Vec<Configuration> = order.iter().map(|&i| space.keeping(&minus(&high, parts[i]))).collect();
         // What the next round tests first if complement `order[j]` is the first valid one, and
-        // then, in order, what it tests if none is (the granularity doubles).
+        // then, in order, what the next rounds test if none is (the granularity doubles).
         let mut successors: Vec<Option<Configuration>> =
             order.iter().map(|&i| round_tests(space, &minus(&high, parts[i]), n - 1, i, algorithm).into_iter().next()).collect();
-        if let Some((n, offset)) = finer(n, offset, high.len()) {
-            successors.extend(round_tests(space, &high, n, offset, algorithm).into_iter().map(Some));
-        }
+        successors.extend(invalid_path(space, &high, finer(n, offset, high.len()), algorithm).into_iter().map(Some));
         if let Some(j) = session.first_valid_then(&complements, &successors)? {
             let i = order[j];
             high = minus(&high, parts[i]);
@@ -418,6 +416,23 @@ fn finer(n: usize, offset: usize, high: usize) -> Option<(usize, usize)> {
     }
     let next = (2 * n).min(high);
     Some((next, offset * next / n))
+}
+
+/// What [`ddmax`] tests, in order, from the round at `round` (parts and offset; `None`: the pass
+/// ends) on, if every test is invalid: that round's tests, then those of the finer rounds, each
+/// once (the search skips what it knows). With `high` kept high, the search takes this path up to
+/// its first valid test.
+fn invalid_path(space: &Space<'_>, high: &[usize], mut round: Option<(usize, usize)>, algorithm: Algorithm) -> Vec<Configuration> {
+    let mut path: Vec<Configuration> = Vec::new();
+    while let Some((n, offset)) = round {
+        for test in round_tests(space, high, n, offset, algorithm) {
+            if !path.contains(&test) {
+                path.push(test);
+            }
+        }
+        round = finer(n, offset, high.len());
+    }
+    path
 }
 
 /// The configurations a round of [`ddmax`] tests, in order, when none is valid, with `high`
