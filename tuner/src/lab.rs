@@ -989,22 +989,30 @@ fn cache_key(ws: &Workspace, inv: &Inventory, settings: &Settings, run: &RunTarg
     h.update(format!("{:?}|{}", settings.args, run.name()));
     // A checkout of fptune as a path dependency: its runtime and macro sources too.
     for dir in ws.fptune_path.as_deref().map(crate::workspace::path_dependency_dirs).unwrap_or_default() {
-        let mut files: Vec<PathBuf> = walkdir::WalkDir::new(dir.join("src"))
-            .into_iter()
-            .filter_map(|e| e.ok())
-            .filter(|e| e.file_type().is_file())
-            .map(|e| e.into_path())
-            .collect();
-        files.push(dir.join("Cargo.toml"));
-        files.sort();
-        for f in files {
-            h.update(f.to_string_lossy().as_bytes());
-            h.update([0]);
-            h.update(std::fs::read(&f).unwrap_or_default());
-            h.update([0]);
-        }
+        hash_dependency(&mut h, &dir);
     }
     h.finalize().iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// Feeds a path dependency's sources (`src/` and `Cargo.toml`) to `h`, each named by its path
+/// from the dependency's parent, not the absolute one: a checkout moved elsewhere (a worktree,
+/// another clone) keeps its cache.
+fn hash_dependency(h: &mut Sha256, dir: &Path) {
+    let mut files: Vec<PathBuf> = walkdir::WalkDir::new(dir.join("src"))
+        .into_iter()
+        .filter_map(|e| e.ok())
+        .filter(|e| e.file_type().is_file())
+        .map(|e| e.into_path())
+        .collect();
+    files.push(dir.join("Cargo.toml"));
+    files.sort();
+    let parent = dir.parent().unwrap_or(dir);
+    for f in files {
+        h.update(f.strip_prefix(parent).unwrap_or(&f).to_string_lossy().as_bytes());
+        h.update([0]);
+        h.update(std::fs::read(&f).unwrap_or_default());
+        h.update([0]);
+    }
 }
 
 fn declared_start(knobs: &[Knob], units: &[Unit]) -> Configuration {
@@ -1425,7 +1433,28 @@ mod tests {
     use std::sync::atomic::{AtomicBool, Ordering};
     use std::sync::Arc;
 
-    use super::{checks, Queue};
+    use sha2::{Digest, Sha256};
+
+    use super::{checks, hash_dependency, Queue};
+
+    #[test]
+    fn a_dependency_hashes_alike_wherever_it_is_checked_out_and_differently_when_edited() -> anyhow::Result<()> {
+        let hash = |dir: &std::path::Path| {
+            let mut h = Sha256::new();
+            hash_dependency(&mut h, dir);
+            h.finalize().to_vec()
+        };
+        let (one, two) = (tempfile::tempdir()?, tempfile::tempdir()?);
+        for root in [one.path(), two.path()] {
+            std::fs::create_dir_all(root.join("stochastic/src"))?;
+            std::fs::write(root.join("stochastic/Cargo.toml"), "[package]\nname = \"fptune\"\n")?;
+            std::fs::write(root.join("stochastic/src/lib.rs"), "pub fn f() {}\n")?;
+        }
+        assert_eq!(hash(&one.path().join("stochastic")), hash(&two.path().join("stochastic")));
+        std::fs::write(two.path().join("stochastic/src/lib.rs"), "pub fn g() {}\n")?;
+        assert_ne!(hash(&one.path().join("stochastic")), hash(&two.path().join("stochastic")));
+        Ok(())
+    }
 
     #[test]
     fn the_round_after_runs_in_order_while_the_round_waits_and_stops_at_its_first_valid_test() {
