@@ -457,9 +457,7 @@ pub fn run(command: &Command, timeout: Duration, log: &Path) -> Result<RunResult
     let mut child = {
         // Spawn and register under the registry's lock so the Ctrl-C handler sees every group.
         let mut groups = live_groups();
-        let child = std_command.spawn().with_context(|| {
-            format!("could not start `{}`: is it installed and on PATH?", command.display())
-        })?;
+        let child = std_command.spawn().with_context(|| format!("could not start `{}`: {}", command.display(), spawn_hint(command)))?;
         groups.insert(child.id() as libc::pid_t);
         child
     };
@@ -494,6 +492,20 @@ pub fn run(command: &Command, timeout: Duration, log: &Path) -> Result<RunResult
     };
     writeln!(file, "\n{footer}").with_context(|| format!("could not write to the log {}", log.display()))?;
     Ok(RunResult { status, stdout, stderr, elapsed })
+}
+
+/// What to check when `command` could not be started: a program named by a path (a binary
+/// fptune built) that is gone, or one looked up on `PATH`.
+fn spawn_hint(command: &Command) -> String {
+    let program = Path::new(&command.program);
+    if program.components().count() > 1 {
+        let program = command.cwd.as_deref().map_or_else(|| program.to_path_buf(), |cwd| cwd.join(program));
+        if !program.exists() {
+            return format!("{} does not exist (was it removed while fptune ran?)", program.display());
+        }
+        return format!("is {} an executable for this machine?", program.display());
+    }
+    "is it installed and on PATH?".to_string()
 }
 
 /// Reads the child's output and watches it until it exits, times out or the run is interrupted.

@@ -128,3 +128,15 @@ fn a_missing_program_is_an_error_that_says_so() {
     let err = process::run(&command, Duration::from_secs(5), &dir.path().join("x.log")).expect_err("fails");
     assert!(err.to_string().contains("could not start `fptune-no-such-program`"), "{err}");
 }
+
+#[test]
+fn a_missing_program_says_whether_it_is_a_path_that_is_gone_or_a_name_not_on_path() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let log = dir.path().join("m.log");
+    let gone = dir.path().join("target/fptune-single");
+    let error = process::run(&Command::new(&gone).arg("W"), Duration::from_secs(30), &log).expect_err("no such file");
+    let message = format!("{error:#}");
+    assert!(message.contains("does not exist (was it removed while fptune ran?)") && message.contains("fptune-single"), "{message}");
+    let error = process::run(&Command::new("fptune-no-such-program"), Duration::from_secs(30), &log).expect_err("not on PATH");
+    assert!(format!("{error:#}").contains("is it installed and on PATH?"), "{error:#}");
+}
