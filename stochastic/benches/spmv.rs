@@ -5,8 +5,8 @@
 //! `FPTUNE_BENCH_REPS=3` the repetitions (the minimum is kept), `FPTUNE_BENCH_TYPES=sf64,sf32`
 //! restricts the stochastic rows to some of `sf64 sf32 sf16 sbf16 sdyn64 sdyn32 sdyn16` (native
 //! f64 and f32 always run; `sdyn*` are the single build's run-time-format values, `Sdyn`, of one
-//! format, which the tuner's candidates compute with), `FPTUNE_BENCH_DETECTION=all` (or `off`) runs the stochastic types with that detection
-//! only. Times are the thread's CPU time where Linux reports it, else wall-clock time.
+//! format, which the tuner's candidates compute with), `FPTUNE_BENCH_DETECTION=all` (or `off`)
+//! runs the stochastic types with that detection only. Times are the thread's CPU time where Linux reports it, else wall-clock time.
 //!
 //! Each row has 8 to 70 nonzeros (uniform) in random columns. The matrix entries are `x / 3` with
 //! `x` uniform in [0, 1) and the vector entries `y / 3` with `y` uniform in [-1, 1), each computed

@@ -666,6 +666,12 @@ impl LabOracle<'_, '_> {
         Ok(last)
     }
 
+    /// The outcome of `config` known from the cache ([`Oracle::recall`]): the first check that
+    /// fails decides; `None` while a check before it has not run.
+    fn recalled(&self, config: &Configuration) -> Option<Outcome> {
+        self.decide(|seed| Ok(self.lab.recall_run(config, seed).map(|run| (run, true)))).ok().flatten()
+    }
+
     /// Tests one configuration on `worker`: each of [`Lab::checks`] in turn, until one fails.
     /// The outcome's times add those of the runs made.
     fn test_one(&self, worker: &Worker, config: &Configuration) -> Result<Outcome> {
@@ -691,7 +697,7 @@ impl Oracle for LabOracle<'_, '_> {
     /// The outcome known from the cache: the first check that fails decides; unknown while a
     /// check before it has not run.
     fn recall(&mut self, config: &Configuration) -> Option<Outcome> {
-        self.decide(|seed| Ok(self.lab.recall_run(config, seed).map(|run| (run, true)))).ok().flatten()
+        self.recalled(config)
     }
 
     fn test(&mut self, batch: &[Configuration]) -> Result<Vec<Outcome>> {
@@ -851,10 +857,7 @@ impl LabOracle<'_, '_> {
         };
         let workers = lab.workers.len().min(jobs.max(1)).min(len + spare);
         // The outcome of a successor known from the cache, if it is (valid or not).
-        let known = |config: &Configuration| -> Option<bool> {
-            let recalled = self.decide(|seed| Ok(lab.recall_run(config, seed).map(|run| (run, true))));
-            recalled.ok().flatten().map(|o| o.is_valid())
-        };
+        let known = |config: &Configuration| self.recalled(config).map(|o| o.is_valid());
         let successor = |i: usize| -> Option<&Configuration> {
             let config = successors.get(i)?.as_ref()?;
             // Not when its outcome is known already.
@@ -1373,7 +1376,7 @@ fn final_check(
     // An independent DSA run of the configuration found (other random roundings) on the first
     // worker, the native runs on the second at the same time, if there is one.
     let recheck_seed = lab.recheck_seed();
-    let (dsa, natives) = if lab.workers.len() > 1 {
+    let checked = if lab.workers.len() > 1 {
         std::thread::scope(|s| {
             let second = s.spawn(|| {
                 let worker = lock(1)?;
@@ -1386,16 +1389,16 @@ fn final_check(
                 worker.scratch.restore_all()?;
                 dsa
             });
-            (dsa, second.join().unwrap_or_else(|_| Err(anyhow!("a worker thread panicked"))))
+            let natives = second.join().unwrap_or_else(|_| Err(anyhow!("a worker thread panicked")));
+            dsa.and_then(|dsa| Ok((dsa, natives?)))
         })
     } else {
         let worker = lock(0)?;
-        let dsa = run(&worker, config, Some(recheck_seed));
-        let natives = dsa.is_ok().then(|| natives(&worker));
+        let checked = run(&worker, config, Some(recheck_seed)).and_then(|dsa| Ok((dsa, natives(&worker)?)));
         worker.scratch.restore_all()?;
-        (dsa, natives.unwrap_or_else(|| Err(anyhow!("not run"))))
+        checked
     };
-    let (dsa, natives) = (dsa?, natives?);
+    let (dsa, natives) = checked?;
     for (run, cached) in std::iter::once(&dsa).chain(&natives) {
         counts.other_builds += usize::from(!cached && run.build_seconds > 0.0);
     }

@@ -419,17 +419,13 @@ fn finer(n: usize, offset: usize, high: usize) -> Option<(usize, usize)> {
 }
 
 /// What [`ddmax`] tests, in order, from the round at `round` (parts and offset; `None`: the pass
-/// ends) on, if every test is invalid: that round's tests, then those of the finer rounds, each
-/// once (the search skips what it knows). With `high` kept high, the search takes this path up to
-/// its first valid test.
+/// ends) on, if every test is invalid: that round's tests, then those of the finer rounds. With
+/// `high` kept high, the search takes this path up to its first valid test, skipping what it
+/// knows (a test repeated here, among others; [`Session::first_valid_then`] offers each once).
 fn invalid_path(space: &Space<'_>, high: &[usize], mut round: Option<(usize, usize)>, algorithm: Algorithm) -> Vec<Configuration> {
-    let mut path: Vec<Configuration> = Vec::new();
+    let mut path = Vec::new();
     while let Some((n, offset)) = round {
-        for test in round_tests(space, high, n, offset, algorithm) {
-            if !path.contains(&test) {
-                path.push(test);
-            }
-        }
+        path.extend(round_tests(space, high, n, offset, algorithm));
         round = finer(n, offset, high.len());
     }
     path
