@@ -124,6 +124,15 @@ pub trait Format:
         [Self::mul(a[0], b[0], d[0]), Self::mul(a[1], b[1], d[1]), Self::mul(a[2], b[2], d[2])]
     }
 
+    /// Directed rounding of three `f64` samples into this format (a narrowing conversion),
+    /// directions as in [`Format::add3`].
+    #[doc(hidden)]
+    #[inline(always)]
+    fn round3(x: [f64; 3], bits: u64, _cpu: u32) -> [Self::Repr; 3] {
+        let d = crate::rng::directions_of(bits);
+        [Self::round(x[0], d[0]), Self::round(x[1], d[1]), Self::round(x[2], d[2])]
+    }
+
     /// Whether the three samples are the same finite value, bit for bit.
     #[doc(hidden)]
     #[inline(always)]
@@ -318,6 +327,10 @@ impl Format for f32 {
         round::f64_to_f32(x, dir)
     }
     #[inline(always)]
+    fn round3(x: [f64; 3], bits: u64, cpu: u32) -> [f32; 3] {
+        lanes::round3_f32(x, bits, cpu)
+    }
+    #[inline(always)]
     fn add(a: f32, b: f32, dir: f64) -> f32 {
         round::add_f32(a, b, dir)
     }
@@ -362,7 +375,7 @@ impl Format for f32 {
 }
 
 macro_rules! sixteen_bit_format {
-    ($t:ty, $grid:expr, $lanes:expr, $mul3:path, $name:literal, $rust:literal, $prec:literal, $digits:literal, $rank:literal) => {
+    ($t:ty, $grid:expr, $lanes:expr, $mul3:path, $round3:expr, $name:literal, $rust:literal, $prec:literal, $digits:literal, $rank:literal) => {
         impl Format for $t {
             type Repr = f32;
             const NAME: &'static str = $name;
@@ -395,6 +408,17 @@ macro_rules! sixteen_bit_format {
             #[inline(always)]
             fn round(x: f64, dir: f64) -> f32 {
                 round::grid_round(x, 0.0, dir, $grid) as f32
+            }
+            #[inline(always)]
+            fn round3(x: [f64; 3], bits: u64, cpu: u32) -> [f32; 3] {
+                let kernel: Option<fn([f64; 3], u64, u32) -> [f32; 3]> = $round3;
+                match kernel {
+                    Some(k) => k(x, bits, cpu),
+                    None => {
+                        let d = crate::rng::directions_of(bits);
+                        [Self::round(x[0], d[0]), Self::round(x[1], d[1]), Self::round(x[2], d[2])]
+                    }
+                }
             }
             #[inline(always)]
             fn add(a: f32, b: f32, dir: f64) -> f32 {
@@ -440,8 +464,9 @@ macro_rules! sixteen_bit_format {
     };
 }
 
-sixteen_bit_format!(f16, GRID_F16, lanes::F16, lanes::mul3_f16, "binary16", "fptune::f16", 11, 3.31, 1);
-sixteen_bit_format!(bf16, GRID_BF16, lanes::BF16, lanes::mul3_bf16, "bfloat16", "fptune::bf16", 8, 2.41, 0);
+sixteen_bit_format!(f16, GRID_F16, lanes::F16, lanes::mul3_f16, Some(lanes::round3_f16), "binary16", "fptune::f16", 11, 3.31, 1);
+// No conversion instruction rounds onto bfloat16 in a chosen direction: `round.rs` per sample.
+sixteen_bit_format!(bf16, GRID_BF16, lanes::BF16, lanes::mul3_bf16, None, "bfloat16", "fptune::bf16", 8, 2.41, 0);
 
 /// Whether format `G` holds every value of format `F` (the same format, or a wider one: binary16
 /// and bfloat16 do not hold each other's values), so that converting is exact.

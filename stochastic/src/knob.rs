@@ -75,6 +75,13 @@ impl Fmt {
         }
     }
 
+    /// Whether every value of format `other` is one of `self` ([`crate::format::holds`]): the
+    /// same format, or binary32 or binary64 wider than it.
+    #[inline(always)]
+    pub fn holds(self, other: Fmt) -> bool {
+        self == other || ((self as u8) >= 3 && (self as u8) > (other as u8))
+    }
+
     /// The format two formats compute in ([`crate::Promote`]): the wider, and binary32 for
     /// binary16 with bfloat16.
     #[inline(always)]
@@ -252,8 +259,10 @@ impl Sdyn {
     /// The value converted to format `f` ([`Stochastic::cast`]); itself in its own format.
     #[inline(always)]
     pub fn to(self, f: Fmt) -> Sdyn {
-        if self.f == f {
-            return self;
+        if f.holds(self.f) {
+            // Widening is exact and draws nothing (`Stochastic::cast`): the samples, already
+            // widened to `f64`, are those of the wider format.
+            return Sdyn { s: self.s, f };
         }
         let [a, b, c] = self.s;
         Sdyn { s: convert(a, b, c, self.f, f), f }
@@ -916,6 +925,21 @@ mod tests {
                     _ => F32,
                 };
                 assert_eq!(p, expect, "{a:?} with {b:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_format_holds_what_the_static_types_widen_to_exactly() {
+        use Fmt::*;
+        fn holds_static(a: Fmt, b: Fmt) -> bool {
+            at_format!(a, A => at_format!(b, B => crate::format::holds::<B, A>()))
+        }
+        for a in [Bf16, F16, F32, F64] {
+            for b in [Bf16, F16, F32, F64] {
+                assert_eq!(a.holds(b), holds_static(a, b), "{a:?} holds {b:?}");
+                // What two formats meet in holds both, so meeting only widens (`Sdyn::to` retags).
+                assert!(a.promote(b).holds(a) && a.promote(b).holds(b));
             }
         }
     }

@@ -148,6 +148,28 @@ mod imp {
         let d = dirs(bits);
         std::array::from_fn(|i| round::mul_grid(a[i], b[i], d[i], BF16))
     }
+    #[inline(always)]
+    pub(crate) fn round3_f32(x: [f64; 3], bits: u64, _cpu: u32) -> [f32; 3] {
+        super::round3_f32_scalar(x, bits)
+    }
+    #[inline(always)]
+    pub(crate) fn round3_f16(x: [f64; 3], bits: u64, _cpu: u32) -> [f32; 3] {
+        super::round3_f16_scalar(x, bits)
+    }
+}
+
+/// `round.rs`'s directed rounding of each of three `f64` samples onto binary32.
+#[inline(always)]
+fn round3_f32_scalar(x: [f64; 3], bits: u64) -> [f32; 3] {
+    let d = dirs(bits);
+    std::array::from_fn(|i| crate::round::f64_to_f32(x[i], d[i]))
+}
+
+/// `round.rs`'s directed rounding of each of three `f64` samples onto binary16 (in `f32`).
+#[inline(always)]
+fn round3_f16_scalar(x: [f64; 3], bits: u64) -> [f32; 3] {
+    let d = dirs(bits);
+    std::array::from_fn(|i| crate::round::grid_round(x[i], 0.0, d[i], crate::round::GRID_F16) as f32)
 }
 
 #[cfg(target_arch = "x86_64")]
@@ -985,6 +1007,53 @@ mod imp {
         fn mul3_f32(a: [f32; 3], b: [f32; 3], bits: u64) -> [f32; 3] => mul3_f32_v;
     }
 
+    /// Directed rounding of three `f64` samples onto binary32 (a narrowing conversion): AVX-512's
+    /// conversion with embedded rounding, each way, blended by the directions; the scalar
+    /// `round.rs` conversion without it.
+    #[inline(always)]
+    pub(crate) fn round3_f32(x: [f64; 3], bits: u64, cpu: u32) -> [f32; 3] {
+        #[cfg(target_feature = "avx512f")]
+        {
+            let _ = cpu;
+            avx512::round3_f32(x, bits)
+        }
+        #[cfg(all(target_feature = "avx", not(target_feature = "avx512f")))]
+        {
+            let _ = cpu;
+            super::round3_f32_scalar(x, bits)
+        }
+        #[cfg(not(target_feature = "avx"))]
+        if cpu & SIMD_BIT != 0 {
+            rt512::round3_f32(x, bits)
+        } else {
+            super::round3_f32_scalar(x, bits)
+        }
+    }
+
+    /// Directed rounding of three `f64` samples onto binary16: as [`round3_f32`] onto binary32,
+    /// then F16C's conversion in the same direction. Rounding twice in one direction is rounding
+    /// once, as the binary16 grid lies on the binary32 grid (an overflow of the first rounding
+    /// stays one: infinity upward, the largest finite value downward).
+    #[inline(always)]
+    pub(crate) fn round3_f16(x: [f64; 3], bits: u64, cpu: u32) -> [f32; 3] {
+        #[cfg(all(target_feature = "avx512f", target_feature = "f16c"))]
+        {
+            let _ = cpu;
+            avx512::round3_f16(x, bits)
+        }
+        #[cfg(all(target_feature = "avx", not(all(target_feature = "avx512f", target_feature = "f16c"))))]
+        {
+            let _ = cpu;
+            super::round3_f16_scalar(x, bits)
+        }
+        #[cfg(not(target_feature = "avx"))]
+        if cpu & SIMD_BIT != 0 {
+            rt512::round3_f16(x, bits)
+        } else {
+            super::round3_f16_scalar(x, bits)
+        }
+    }
+
     /// binary64 products with a hardware FMA residual instead of Dekker's product, as inline
     /// assembly for builds without AVX (the default x86_64 target), run only where
     /// [`super::init`] found FMA. They return what `mul3_f64_v` and `mul3_exact_f64_v` return
@@ -1190,6 +1259,58 @@ mod imp {
             unsafe { _mm_set_ps(a[2], a[2], a[1], a[0]) }
         }
 
+        /// [`super::round3_f32`]: `vcvtpd2ps` with embedded rounding, up and down, blended.
+        #[inline(always)]
+        pub(super) fn round3_f32(x: [f64; 3], bits: u64) -> [f32; 3] {
+            let (x01, x2) = split64(&x);
+            let r: __m128;
+            unsafe {
+                asm!(
+                    "vmovapd xmm16, {x01}",
+                    "vinsertf32x4 ymm16, ymm16, {x2}, 1",
+                    "kmovw k1, {k:e}",
+                    "vcvtpd2ps ymm17, zmm16, {{ru-sae}}",
+                    "vcvtpd2ps ymm18, zmm16, {{rd-sae}}",
+                    "vblendmps xmm17 {{k1}}, xmm17, xmm18",
+                    "vmovaps {r}, xmm17",
+                    "vzeroupper",
+                    x01 = in(xmm_reg) x01, x2 = in(xmm_reg) x2,
+                    k = in(reg) down(bits),
+                    r = lateout(xmm_reg) r,
+                    options(pure, nomem, nostack, preserves_flags),
+                );
+            }
+            store_ps(r)
+        }
+
+        /// [`super::round3_f16`]: as [`round3_f32`], then F16C's conversion in each direction.
+        #[inline(always)]
+        pub(super) fn round3_f16(x: [f64; 3], bits: u64) -> [f32; 3] {
+            let (x01, x2) = split64(&x);
+            let r: __m128;
+            unsafe {
+                asm!(
+                    "vmovapd xmm16, {x01}",
+                    "vinsertf32x4 ymm16, ymm16, {x2}, 1",
+                    "kmovw k1, {k:e}",
+                    "vcvtpd2ps ymm17, zmm16, {{ru-sae}}",
+                    "vcvtpd2ps ymm18, zmm16, {{rd-sae}}",
+                    "vcvtps2ph xmm17, xmm17, 2",
+                    "vcvtps2ph xmm18, xmm18, 1",
+                    "vcvtph2ps xmm17, xmm17",
+                    "vcvtph2ps xmm17 {{k1}}, xmm18",
+                    "vmovaps {r}, xmm17",
+                    "vzeroupper",
+                    x01 = in(xmm_reg) x01, x2 = in(xmm_reg) x2,
+                    k = in(reg) down(bits),
+                    r = lateout(xmm_reg) r,
+                    options(pure, nomem, nostack, preserves_flags),
+                );
+            }
+            store_ps(r)
+        }
+
+
         #[inline(always)]
         fn store_ps(v: __m128) -> [f32; 3] {
             let mut out = [0.0f32; 4];
@@ -1392,11 +1513,36 @@ mod imp {
                 store_ps(_mm512_mask_mul_round_ps::<DN>(r, k, a, b))
             }
         }
+
+        /// [`super::round3_f32`].
+        #[inline(always)]
+        pub(crate) fn round3_f32(x: [f64; 3], bits: u64) -> [f32; 3] {
+            let x = load_pd(&x);
+            unsafe {
+                let r = _mm512_cvt_roundpd_ps::<UP>(x);
+                let r = _mm512_mask_cvt_roundpd_ps::<DN>(r, DOWN[bits as usize & 3], x);
+                store_ps(_mm512_zextps256_ps512(r))
+            }
+        }
+
+        /// [`super::round3_f16`].
+        #[cfg(target_feature = "f16c")]
+        #[inline(always)]
+        pub(crate) fn round3_f16(x: [f64; 3], bits: u64) -> [f32; 3] {
+            let x = load_pd(&x);
+            unsafe {
+                let up = _mm256_castps256_ps128(_mm512_cvt_roundpd_ps::<UP>(x));
+                let dn = _mm256_castps256_ps128(_mm512_cvt_roundpd_ps::<DN>(x));
+                let up = _mm_cvtph_ps(_mm_cvtps_ph::<{ _MM_FROUND_TO_POS_INF }>(up));
+                let dn = _mm_cvtph_ps(_mm_cvtps_ph::<{ _MM_FROUND_TO_NEG_INF }>(dn));
+                store_ps(_mm512_zextps128_ps512(_mm_mask_blend_ps(DOWN[bits as usize & 3], up, dn)))
+            }
+        }
     }
 }
 
 pub(crate) use imp::{
-    add3_f32, add3_f64, add3_grid, all_nonzero_finite_f32, exact_finite_f64, range_events_f32, mul3_bf16, mul3_exact_f64, mul3_f16, mul3_f32, mul3_f64, BF16, F16,
+    add3_f32, add3_f64, add3_grid, all_nonzero_finite_f32, exact_finite_f64, range_events_f32, mul3_bf16, mul3_exact_f64, mul3_f16, mul3_f32, mul3_f64, round3_f16, round3_f32, BF16, F16,
 };
 
 #[cfg(test)]
@@ -1459,6 +1605,55 @@ mod tests {
 
     fn same32(x: f32, y: f32) -> bool {
         x.to_bits() == y.to_bits() || (x.is_nan() && y.is_nan())
+    }
+
+    /// Values a narrowing conversion must get right: random bits, the special values, exact
+    /// binary32 and binary16 values and their neighbours, midpoints between them, and the ends
+    /// of both ranges (overflow thresholds, subnormals, below the smallest subnormal).
+    fn narrowing_case(g: &mut Rng) -> f64 {
+        let r = g.next();
+        let sign = if r >> 60 & 1 == 0 { 1.0 } else { -1.0 };
+        match r % 8 {
+            0 | 1 => g.f64(),
+            2 => f64::from(g.f32()),
+            3 => {
+                // A binary16 value (subnormals included), or a step away from it.
+                let h = half::f16::from_bits(g.next() as u16);
+                let x = f64::from(h.to_f32());
+                let ulp = 2f64.powi(-24).max(x.abs() * 2f64.powi(-11));
+                x + ulp * [0.0, 0.5, -0.5, 0.25, 1e-9, -1e-9][(r >> 8) as usize % 6]
+            }
+            4 => sign * [65504.0, 65519.99, 65520.0, 65536.0, 6.0e-8, 2.98e-8, 2f64.powi(-25), 1e-12,
+                f64::from(f32::MAX), f64::from(f32::MAX) * (1.0 + 1e-12), 3.5e38, 1e300,
+                f64::from(f32::MIN_POSITIVE), 1.4e-45, 7e-46, 7.006e-46, 1e-300, 0.0][(r >> 8) as usize % 18],
+            5 => {
+                // Just off a binary32 value (a residual below the binary32 ulp).
+                let x = f64::from(g.f32());
+                x * (1.0 + sign * 2f64.powi(-30 - (r >> 8) as i32 % 20))
+            }
+            _ => {
+                let e = ((r >> 8) % 180) as i32 - 150;
+                sign * ((g.next() >> 11) as f64 / (1u64 << 53) as f64 + 0.5) * 2f64.powi(e)
+            }
+        }
+    }
+
+    #[test]
+    fn narrowing_kernels_match_round_rs() {
+        let mut g = Rng::new(7);
+        for _ in 0..400_000 {
+            let x = [narrowing_case(&mut g), narrowing_case(&mut g), narrowing_case(&mut g)];
+            let bits = g.next() % 4;
+            let d = dirs(bits);
+            let cpu = cpu(&mut g);
+            let (r32, r16) = (round3_f32(x, bits, cpu), round3_f16(x, bits, cpu));
+            for i in 0..3 {
+                let e32 = round::f64_to_f32(x[i], d[i]);
+                let e16 = round::grid_round(x[i], 0.0, d[i], round::GRID_F16) as f32;
+                assert!(same32(r32[i], e32), "binary32 {:e} dir {}: {:e} vs {:e} (cpu {cpu:x})", x[i], d[i], r32[i], e32);
+                assert!(same32(r16[i], e16), "binary16 {:e} dir {}: {:e} vs {:e} (cpu {cpu:x})", x[i], d[i], r16[i], e16);
+            }
+        }
     }
 
     #[test]

@@ -141,12 +141,9 @@ impl<F: Format> Stochastic<F> {
         if crate::format::holds::<F, G>() {
             return Stochastic::from_repr(self.s.map(|r| G::exact(r.to_f64())));
         }
-        let d = rng::directions();
-        let out = Stochastic::<G>::from_repr([
-            G::round(self.s[0].to_f64(), d[0]),
-            G::round(self.s[1].to_f64(), d[1]),
-            G::round(self.s[2].to_f64(), d[2]),
-        ]);
+        let bits = rng::direction_bits();
+        let cpu = crate::stochastic::cpu_flags(crate::stochastic::detect_mask());
+        let out = Stochastic::<G>::from_repr(G::round3(self.samples_f64(), bits, cpu));
         if G::LIMITED_RANGE {
             out.check_range_unary(self.samples_f64());
         }
