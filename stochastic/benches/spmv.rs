@@ -3,9 +3,10 @@
 //!
 //! Run: `cargo bench -p fptune --bench spmv`. `FPTUNE_BENCH_N=7000` chooses the order (CG class W),
 //! `FPTUNE_BENCH_REPS=3` the repetitions (the minimum is kept), `FPTUNE_BENCH_TYPES=sf64,sf32`
-//! restricts the stochastic rows to some of `sf64 sf32 sf16 sbf16 sdyn64 sdyn32 sdyn16` (native
-//! f64 and f32 always run; `sdyn*` are the single build's run-time-format values, `Sdyn`, of one
-//! format, which the tuner's candidates compute with), `FPTUNE_BENCH_DETECTION=all` (or `off`)
+//! restricts the stochastic rows to some of `sf64 sf32 sf16 sbf16 sdyn64 sdyn32 sdyn16 knobs`
+//! (native f64 and f32 always run; `sdyn*` are the single build's run-time-format values, `Sdyn`,
+//! of one format, which the tuner's candidates compute with; `knobs` is the single build's mixed
+//! path, a binary16 matrix times a binary32 vector summed into a binary16 knob), `FPTUNE_BENCH_DETECTION=all` (or `off`)
 //! runs the stochastic types with that detection only. Times are the thread's CPU time where Linux reports it, else wall-clock time.
 //!
 //! Each row has 8 to 70 nonzeros (uniform) in random columns. The matrix entries are `x / 3` with
@@ -24,6 +25,7 @@ use std::time::Duration;
 mod common;
 use common::{thread_cpu_time, Clock, Inputs};
 
+use fptune::__rt::{Fmt, Knob, Sdyn};
 use fptune::{Sbf16, Sf16, Sf32, Sf64};
 
 /// The CSR pattern: row starts and column indices.
@@ -61,6 +63,20 @@ where
     }
 }
 
+/// [`spmv`] with knobs of the single build as a tuned CG's inner loop has them when its matrix
+/// is binary16 and its vector binary32 (units 0 and 1) and its sum a binary16 knob (unit 2): each
+/// product widens the matrix entry to binary32, and each partial sum is computed in binary32 and
+/// stored into the knob, rounded at random onto binary16.
+fn spmv_knobs(m: &Pattern, a: &[Knob<f64, 0>], p: &[Knob<f64, 1>], q: &mut [Knob<f64, 2>]) {
+    for (i, qi) in q.iter_mut().enumerate() {
+        let mut sum = Knob::<f64, 2>::default();
+        for k in m.rowstr[i]..m.rowstr[i + 1] {
+            sum = Knob::from_dyn(sum.get() + a[k].get() * p[m.colidx[k]].get());
+        }
+        *qi = sum;
+    }
+}
+
 const PRODUCTS: usize = 10;
 
 /// Fills the values (computed in `T`, about a third of the digits lost to the sum with `x 2^e`), times `PRODUCTS` products `reps` times and
@@ -88,6 +104,36 @@ where
         let t = Clock::start();
         for _ in 0..PRODUCTS {
             spmv(black_box(m), black_box(&a), black_box(&p), black_box(&mut q), zero);
+        }
+        best = best.min(t.elapsed());
+        black_box(&q);
+    }
+    best
+}
+
+/// [`time`] of [`spmv_knobs`]: the matrix and vector made as [`time`] makes them in binary16 and
+/// binary32, then stored into their knobs.
+fn time_knobs(m: &Pattern, reps: usize) -> Duration {
+    use fptune::stochastic::{is_detected, set_detected, Instability::Cancellation};
+    fptune::__rt::set_formats("f16,f32,f16").expect("three formats");
+    let n = m.rowstr.len() - 1;
+    let mut g = Inputs(0x05EE_D0FF_970E);
+    let cancellation = is_detected(Cancellation);
+    set_detected(Cancellation, false);
+    let value = |v: f64, f: Fmt, e: i32| {
+        let x = Sdyn::from_f64(v, f) / Sdyn::from_f64(3.0, f);
+        let big = Sdyn::from_f64(2f64.powi(e), f);
+        (x + x * big) - x * big
+    };
+    let a: Vec<Knob<f64, 0>> = (0..m.colidx.len()).map(|_| Knob::from_dyn(value(g.next_unit(), Fmt::F16, 4))).collect();
+    let p: Vec<Knob<f64, 1>> = (0..n).map(|_| Knob::from_dyn(value(2.0 * g.next_unit() - 1.0, Fmt::F32, 8))).collect();
+    set_detected(Cancellation, cancellation);
+    let mut q = vec![Knob::<f64, 2>::default(); n];
+    let mut best = Duration::MAX;
+    for _ in 0..reps {
+        let t = Clock::start();
+        for _ in 0..PRODUCTS {
+            spmv_knobs(black_box(m), black_box(&a), black_box(&p), black_box(&mut q));
         }
         best = best.min(t.elapsed());
         black_box(&q);
@@ -149,7 +195,6 @@ fn main() {
             row("Sbf16", detection, time(&m, reps, Sbf16::from, 3, Sbf16::default()), "Sbf16/f32", t32);
         }
         // The single build's run-time-format values (`Sdyn`), each of one format.
-        use fptune::__rt::Sdyn;
         if want("sdyn64") {
             row("Sdyn f64", detection, time(&m, reps, |x| Sdyn::of(Sf64::from(x)), 18, Sdyn::of(Sf64::default())), "Sdyn/f64", t64);
         }
@@ -158,6 +203,9 @@ fn main() {
         }
         if want("sdyn16") {
             row("Sdyn f16", detection, time(&m, reps, |x| Sdyn::of(Sf16::from(x)), 4, Sdyn::of(Sf16::default())), "Sdyn/f32", t32);
+        }
+        if want("knobs") {
+            row("knobs f16 * f32 -> f16", detection, time_knobs(&m, reps), "knobs/f32", t32);
         }
         if on {
             let report = fptune::stochastic::report();
