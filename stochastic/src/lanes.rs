@@ -1259,57 +1259,52 @@ mod imp {
             unsafe { _mm_set_ps(a[2], a[2], a[1], a[0]) }
         }
 
+        /// The samples `$x` rounded onto binary32 by `vcvtpd2ps` with embedded rounding, up into
+        /// `xmm17` and down into `xmm18`, then the instructions `$finish`, which leave in
+        /// `xmm17` each lane's result in its direction (the mask `k1` holds the lanes drawn
+        /// downward); the result's lanes.
+        macro_rules! narrow3 {
+            ($x:expr, $bits:expr, $($finish:literal),*) => {{
+                let (x01, x2) = split64(&$x);
+                let r: __m128;
+                unsafe {
+                    asm!(
+                        "vmovapd xmm16, {x01}",
+                        "vinsertf32x4 ymm16, ymm16, {x2}, 1",
+                        "kmovw k1, {k:e}",
+                        "vcvtpd2ps ymm17, zmm16, {{ru-sae}}",
+                        "vcvtpd2ps ymm18, zmm16, {{rd-sae}}",
+                        $($finish,)*
+                        "vmovaps {r}, xmm17",
+                        "vzeroupper",
+                        x01 = in(xmm_reg) x01, x2 = in(xmm_reg) x2,
+                        k = in(reg) down($bits),
+                        r = lateout(xmm_reg) r,
+                        options(pure, nomem, nostack, preserves_flags),
+                    );
+                }
+                store_ps(r)
+            }};
+        }
+
         /// [`super::round3_f32`]: `vcvtpd2ps` with embedded rounding, up and down, blended.
         #[inline(always)]
         pub(super) fn round3_f32(x: [f64; 3], bits: u64) -> [f32; 3] {
-            let (x01, x2) = split64(&x);
-            let r: __m128;
-            unsafe {
-                asm!(
-                    "vmovapd xmm16, {x01}",
-                    "vinsertf32x4 ymm16, ymm16, {x2}, 1",
-                    "kmovw k1, {k:e}",
-                    "vcvtpd2ps ymm17, zmm16, {{ru-sae}}",
-                    "vcvtpd2ps ymm18, zmm16, {{rd-sae}}",
-                    "vblendmps xmm17 {{k1}}, xmm17, xmm18",
-                    "vmovaps {r}, xmm17",
-                    "vzeroupper",
-                    x01 = in(xmm_reg) x01, x2 = in(xmm_reg) x2,
-                    k = in(reg) down(bits),
-                    r = lateout(xmm_reg) r,
-                    options(pure, nomem, nostack, preserves_flags),
-                );
-            }
-            store_ps(r)
+            narrow3!(x, bits, "vblendmps xmm17 {{k1}}, xmm17, xmm18")
         }
 
         /// [`super::round3_f16`]: as [`round3_f32`], then F16C's conversion in each direction.
         #[inline(always)]
         pub(super) fn round3_f16(x: [f64; 3], bits: u64) -> [f32; 3] {
-            let (x01, x2) = split64(&x);
-            let r: __m128;
-            unsafe {
-                asm!(
-                    "vmovapd xmm16, {x01}",
-                    "vinsertf32x4 ymm16, ymm16, {x2}, 1",
-                    "kmovw k1, {k:e}",
-                    "vcvtpd2ps ymm17, zmm16, {{ru-sae}}",
-                    "vcvtpd2ps ymm18, zmm16, {{rd-sae}}",
-                    "vcvtps2ph xmm17, xmm17, 2",
-                    "vcvtps2ph xmm18, xmm18, 1",
-                    "vcvtph2ps xmm17, xmm17",
-                    "vcvtph2ps xmm17 {{k1}}, xmm18",
-                    "vmovaps {r}, xmm17",
-                    "vzeroupper",
-                    x01 = in(xmm_reg) x01, x2 = in(xmm_reg) x2,
-                    k = in(reg) down(bits),
-                    r = lateout(xmm_reg) r,
-                    options(pure, nomem, nostack, preserves_flags),
-                );
-            }
-            store_ps(r)
+            narrow3!(
+                x,
+                bits,
+                "vcvtps2ph xmm17, xmm17, 2",
+                "vcvtps2ph xmm18, xmm18, 1",
+                "vcvtph2ps xmm17, xmm17",
+                "vcvtph2ps xmm17 {{k1}}, xmm18"
+            )
         }
-
 
         #[inline(always)]
         fn store_ps(v: __m128) -> [f32; 3] {
