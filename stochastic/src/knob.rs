@@ -930,6 +930,26 @@ mod tests {
     }
 
     #[test]
+    fn narrowing_casts_count_their_overflows_and_underflows() {
+        use crate::stochastic::{thread_counts, Instability::{Overflow, Underflow}};
+        let counted = |f: &dyn Fn()| {
+            let before = thread_counts();
+            f();
+            let after = thread_counts();
+            (after[Overflow as usize] - before[Overflow as usize], after[Underflow as usize] - before[Underflow as usize])
+        };
+        set_seed(3);
+        // Beyond binary16's range: every sample infinite or the largest finite value, by its draw.
+        assert_eq!(counted(&|| assert!(Sf32::from_f64(1e6).cast::<f16>().samples_f64().iter().any(|s| s.is_infinite()))), (1, 0));
+        // Below half its smallest subnormal: zero or that subnormal, by the draw.
+        assert_eq!(counted(&|| assert!(Sf64::from_f64(1e-9).cast::<f16>().samples_f64().contains(&0.0))), (0, 1));
+        // In range, exact zeros and infinities converted: nothing.
+        assert_eq!(counted(&|| { let _ = Sf64::from_f64(3.5e4).cast::<f16>(); }), (0, 0));
+        assert_eq!(counted(&|| { let _ = Sf64::from_f64(0.0).cast::<f16>(); }), (0, 0));
+        assert_eq!(counted(&|| { let _ = Sf64::from_f64(f64::INFINITY).cast::<f16>(); }), (0, 0));
+    }
+
+    #[test]
     fn a_format_holds_what_the_static_types_widen_to_exactly() {
         use Fmt::*;
         fn holds_static(a: Fmt, b: Fmt) -> bool {

@@ -364,6 +364,12 @@ pub fn cancellation_threshold() -> u32 {
     CANCEL.load(Ordering::Relaxed)
 }
 
+/// This thread's counts (for tests that must not see other threads').
+#[cfg(test)]
+pub(crate) fn thread_counts() -> [u64; KINDS] {
+    COUNTERS.with(|c| std::array::from_fn(|i| c[i].load(Ordering::Relaxed)))
+}
+
 /// Counts one instability of `kind` on the calling thread (and, under
 /// [`STOP_ON_OVERFLOW_ENV`], ends the process at the first overflow).
 #[cold]
