@@ -79,66 +79,62 @@ fn spmv_knobs(m: &Pattern, a: &[Knob<f64, 0>], p: &[Knob<f64, 1>], q: &mut [Knob
 
 const PRODUCTS: usize = 10;
 
-/// Fills the values (computed in `T`, about a third of the digits lost to the sum with `x 2^e`), times `PRODUCTS` products `reps` times and
-/// returns the fastest run.
-fn time<T>(m: &Pattern, reps: usize, conv: impl Fn(f64) -> T, e: i32, zero: T) -> Duration
-where
-    T: Copy + Add<Output = T> + Sub<Output = T> + Mul<Output = T> + Div<Output = T>,
-{
+/// The matrix entries and vector elements of a run: `entry` of uniform draws in [0, 1), then
+/// `element` of uniform draws in [-1, 1), made with cancellation detection off (their loss of
+/// digits is made on purpose: see the module documentation).
+fn inputs<A, P>(m: &Pattern, entry: impl Fn(f64) -> A, element: impl Fn(f64) -> P) -> (Vec<A>, Vec<P>) {
     use fptune::stochastic::{is_detected, set_detected, Instability::Cancellation};
-    let n = m.rowstr.len() - 1;
     let mut g = Inputs(0x05EE_D0FF_970E);
-    let (three, big) = (conv(3.0), conv(2f64.powi(e)));
     let cancellation = is_detected(Cancellation);
     set_detected(Cancellation, false);
-    let value = |v: f64| {
-        let x = conv(v) / three;
-        (x + x * big) - x * big
-    };
-    let a: Vec<T> = (0..m.colidx.len()).map(|_| value(g.next_unit())).collect();
-    let p: Vec<T> = (0..n).map(|_| value(2.0 * g.next_unit() - 1.0)).collect();
+    let a = (0..m.colidx.len()).map(|_| entry(g.next_unit())).collect();
+    let p = (0..m.rowstr.len() - 1).map(|_| element(2.0 * g.next_unit() - 1.0)).collect();
     set_detected(Cancellation, cancellation);
-    let mut q = vec![zero; n];
+    (a, p)
+}
+
+/// The fastest of `reps` timed runs of `PRODUCTS` calls of `product`.
+fn fastest(reps: usize, mut product: impl FnMut()) -> Duration {
     let mut best = Duration::MAX;
     for _ in 0..reps {
         let t = Clock::start();
         for _ in 0..PRODUCTS {
-            spmv(black_box(m), black_box(&a), black_box(&p), black_box(&mut q), zero);
+            product();
         }
         best = best.min(t.elapsed());
-        black_box(&q);
     }
     best
+}
+
+/// Fills the values (computed in `T`, about a third of the digits lost to the sum with `x 2^e`)
+/// and times `PRODUCTS` products, the fastest of `reps` runs.
+fn time<T>(m: &Pattern, reps: usize, conv: impl Fn(f64) -> T, e: i32, zero: T) -> Duration
+where
+    T: Copy + Add<Output = T> + Sub<Output = T> + Mul<Output = T> + Div<Output = T>,
+{
+    let (three, big) = (conv(3.0), conv(2f64.powi(e)));
+    let value = |v: f64| {
+        let x = conv(v) / three;
+        (x + x * big) - x * big
+    };
+    let (a, p) = inputs(m, value, value);
+    let mut q = vec![zero; p.len()];
+    fastest(reps, || spmv(black_box(m), black_box(&a), black_box(&p), black_box(&mut q), zero))
 }
 
 /// [`time`] of [`spmv_knobs`]: the matrix and vector made as [`time`] makes them in binary16 and
 /// binary32, then stored into their knobs.
 fn time_knobs(m: &Pattern, reps: usize) -> Duration {
-    use fptune::stochastic::{is_detected, set_detected, Instability::Cancellation};
     fptune::__rt::set_formats("f16,f32,f16").expect("three formats");
-    let n = m.rowstr.len() - 1;
-    let mut g = Inputs(0x05EE_D0FF_970E);
-    let cancellation = is_detected(Cancellation);
-    set_detected(Cancellation, false);
     let value = |v: f64, f: Fmt, e: i32| {
         let x = Sdyn::from_f64(v, f) / Sdyn::from_f64(3.0, f);
         let big = Sdyn::from_f64(2f64.powi(e), f);
         (x + x * big) - x * big
     };
-    let a: Vec<Knob<f64, 0>> = (0..m.colidx.len()).map(|_| Knob::from_dyn(value(g.next_unit(), Fmt::F16, 4))).collect();
-    let p: Vec<Knob<f64, 1>> = (0..n).map(|_| Knob::from_dyn(value(2.0 * g.next_unit() - 1.0, Fmt::F32, 8))).collect();
-    set_detected(Cancellation, cancellation);
-    let mut q = vec![Knob::<f64, 2>::default(); n];
-    let mut best = Duration::MAX;
-    for _ in 0..reps {
-        let t = Clock::start();
-        for _ in 0..PRODUCTS {
-            spmv_knobs(black_box(m), black_box(&a), black_box(&p), black_box(&mut q));
-        }
-        best = best.min(t.elapsed());
-        black_box(&q);
-    }
-    best
+    let (a, p): (Vec<Knob<f64, 0>>, Vec<Knob<f64, 1>>) =
+        inputs(m, |v| Knob::from_dyn(value(v, Fmt::F16, 4)), |v| Knob::from_dyn(value(v, Fmt::F32, 8)));
+    let mut q = vec![Knob::<f64, 2>::default(); p.len()];
+    fastest(reps, || spmv_knobs(black_box(m), black_box(&a), black_box(&p), black_box(&mut q)))
 }
 
 fn main() {
