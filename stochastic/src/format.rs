@@ -129,8 +129,7 @@ pub trait Format:
     #[doc(hidden)]
     #[inline(always)]
     fn round3(x: [f64; 3], bits: u64, _cpu: u32) -> [Self::Repr; 3] {
-        let d = crate::rng::directions_of(bits);
-        [Self::round(x[0], d[0]), Self::round(x[1], d[1]), Self::round(x[2], d[2])]
+        round3_each::<Self>(x, bits)
     }
 
     /// Whether the three samples are the same finite value, bit for bit.
@@ -414,10 +413,7 @@ macro_rules! sixteen_bit_format {
                 let kernel: Option<fn([f64; 3], u64, u32) -> [f32; 3]> = $round3;
                 match kernel {
                     Some(k) => k(x, bits, cpu),
-                    None => {
-                        let d = crate::rng::directions_of(bits);
-                        [Self::round(x[0], d[0]), Self::round(x[1], d[1]), Self::round(x[2], d[2])]
-                    }
+                    None => round3_each::<Self>(x, bits),
                 }
             }
             #[inline(always)]
@@ -467,6 +463,14 @@ macro_rules! sixteen_bit_format {
 sixteen_bit_format!(f16, GRID_F16, lanes::F16, lanes::mul3_f16, Some(lanes::round3_f16), "binary16", "fptune::f16", 11, 3.31, 1);
 // No conversion instruction rounds onto bfloat16 in a chosen direction: `round.rs` per sample.
 sixteen_bit_format!(bf16, GRID_BF16, lanes::BF16, lanes::mul3_bf16, None, "bfloat16", "fptune::bf16", 8, 2.41, 0);
+
+/// [`Format::round3`] sample by sample with [`Format::round`] (`round.rs`): where no kernel does
+/// it at once, and the reference the kernels are tested against.
+#[inline(always)]
+pub(crate) fn round3_each<F: Format>(x: [f64; 3], bits: u64) -> [F::Repr; 3] {
+    let d = crate::rng::directions_of(bits);
+    [F::round(x[0], d[0]), F::round(x[1], d[1]), F::round(x[2], d[2])]
+}
 
 /// Whether format `G` holds every value of format `F` (the same format, or a wider one: binary16
 /// and bfloat16 do not hold each other's values), so that converting is exact.

@@ -150,26 +150,26 @@ mod imp {
     }
     #[inline(always)]
     pub(crate) fn round3_f32(x: [f64; 3], bits: u64, _cpu: u32) -> [f32; 3] {
-        super::round3_f32_scalar(x, bits)
+        super::round3_f32_each(x, bits)
     }
     #[inline(always)]
     pub(crate) fn round3_f16(x: [f64; 3], bits: u64, _cpu: u32) -> [f32; 3] {
-        super::round3_f16_scalar(x, bits)
+        super::round3_f16_each(x, bits)
     }
 }
 
 /// `round.rs`'s directed rounding of each of three `f64` samples onto binary32.
+#[cfg_attr(all(target_arch = "x86_64", target_feature = "avx512f"), allow(dead_code))]
 #[inline(always)]
-fn round3_f32_scalar(x: [f64; 3], bits: u64) -> [f32; 3] {
-    let d = dirs(bits);
-    std::array::from_fn(|i| crate::round::f64_to_f32(x[i], d[i]))
+fn round3_f32_each(x: [f64; 3], bits: u64) -> [f32; 3] {
+    crate::format::round3_each::<f32>(x, bits)
 }
 
 /// `round.rs`'s directed rounding of each of three `f64` samples onto binary16 (in `f32`).
+#[cfg_attr(all(target_arch = "x86_64", target_feature = "avx512f", target_feature = "f16c"), allow(dead_code))]
 #[inline(always)]
-fn round3_f16_scalar(x: [f64; 3], bits: u64) -> [f32; 3] {
-    let d = dirs(bits);
-    std::array::from_fn(|i| crate::round::grid_round(x[i], 0.0, d[i], crate::round::GRID_F16) as f32)
+fn round3_f16_each(x: [f64; 3], bits: u64) -> [f32; 3] {
+    crate::format::round3_each::<half::f16>(x, bits)
 }
 
 #[cfg(target_arch = "x86_64")]
@@ -180,6 +180,11 @@ mod imp {
     use std::arch::x86_64::*;
 
     use super::{dirs, HUGE64, SIGN32, SIGN64, TINY64};
+    // The per-sample fallbacks, where the build has no AVX-512 kernel compiled in.
+    #[cfg(not(all(target_feature = "avx512f", target_feature = "f16c")))]
+    use super::round3_f16_each;
+    #[cfg(not(target_feature = "avx512f"))]
+    use super::round3_f32_each;
     use crate::round;
     #[cfg(not(target_feature = "avx"))]
     use crate::stochastic::{FMA_BIT, SIMD_BIT};
@@ -1003,31 +1008,11 @@ mod imp {
 
     dispatch! {
         fn add3_f64(a: [f64; 3], b: [f64; 3], bits: u64) -> [f64; 3] => add3_f64_v;
+        // Narrowing onto binary32 (a cast): `vcvtpd2ps` with embedded rounding, each way, blended
+        // by the directions; `round.rs` per sample without AVX-512.
+        fn round3_f32(x: [f64; 3], bits: u64) -> [f32; 3] => round3_f32_each;
         fn add3_f32(a: [f32; 3], b: [f32; 3], bits: u64) -> [f32; 3] => add3_f32_v;
         fn mul3_f32(a: [f32; 3], b: [f32; 3], bits: u64) -> [f32; 3] => mul3_f32_v;
-    }
-
-    /// Directed rounding of three `f64` samples onto binary32 (a narrowing conversion): AVX-512's
-    /// conversion with embedded rounding, each way, blended by the directions; the scalar
-    /// `round.rs` conversion without it.
-    #[inline(always)]
-    pub(crate) fn round3_f32(x: [f64; 3], bits: u64, cpu: u32) -> [f32; 3] {
-        #[cfg(target_feature = "avx512f")]
-        {
-            let _ = cpu;
-            avx512::round3_f32(x, bits)
-        }
-        #[cfg(all(target_feature = "avx", not(target_feature = "avx512f")))]
-        {
-            let _ = cpu;
-            super::round3_f32_scalar(x, bits)
-        }
-        #[cfg(not(target_feature = "avx"))]
-        if cpu & SIMD_BIT != 0 {
-            rt512::round3_f32(x, bits)
-        } else {
-            super::round3_f32_scalar(x, bits)
-        }
     }
 
     /// Directed rounding of three `f64` samples onto binary16: as [`round3_f32`] onto binary32,
@@ -1044,13 +1029,13 @@ mod imp {
         #[cfg(all(target_feature = "avx", not(all(target_feature = "avx512f", target_feature = "f16c"))))]
         {
             let _ = cpu;
-            super::round3_f16_scalar(x, bits)
+            round3_f16_each(x, bits)
         }
         #[cfg(not(target_feature = "avx"))]
         if cpu & SIMD_BIT != 0 {
             rt512::round3_f16(x, bits)
         } else {
-            super::round3_f16_scalar(x, bits)
+            round3_f16_each(x, bits)
         }
     }
 

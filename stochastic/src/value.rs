@@ -143,10 +143,11 @@ impl<F: Format> Stochastic<F> {
         }
         let bits = rng::direction_bits();
         let cpu = crate::stochastic::cpu_flags(crate::stochastic::detect_mask());
-        let out = Stochastic::<G>::from_repr(G::round3(self.samples_f64(), bits, cpu));
+        let x = self.samples_f64();
+        let out = Stochastic::<G>::from_repr(G::round3(x, bits, cpu));
         // Only a zero or infinite sample can count (the common case ends on one vector test).
         if G::LIMITED_RANGE && !G::all_nonzero_finite(out.s) {
-            out.check_range_unary(self.samples_f64());
+            out.check_range_unary(x);
         }
         out
     }
