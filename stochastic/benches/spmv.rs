@@ -3,10 +3,11 @@
 //!
 //! Run: `cargo bench -p fptune --bench spmv`. `FPTUNE_BENCH_N=7000` chooses the order (CG class W),
 //! `FPTUNE_BENCH_REPS=3` the repetitions (the minimum is kept), `FPTUNE_BENCH_TYPES=sf64,sf32`
-//! restricts the stochastic rows to some of `sf64 sf32 sf16 sbf16 sdyn64 sdyn32 sdyn16 knobs`
+//! restricts the other rows to some of `nknobs sf64 sf32 sf16 sbf16 sdyn64 sdyn32 sdyn16 knobs`
 //! (native f64 and f32 always run; `sdyn*` are the single build's run-time-format values, `Sdyn`,
 //! of one format, which the tuner's candidates compute with; `knobs` is the single build's mixed
-//! path, a binary16 matrix times a binary32 vector summed into a binary16 knob), `FPTUNE_BENCH_DETECTION=all` (or `off`)
+//! path, a binary16 matrix times a binary32 vector summed into a binary16 knob; `nknobs` the same
+//! with the native single build's knobs, `Ndyn`, which candidates' native runs compute with), `FPTUNE_BENCH_DETECTION=all` (or `off`)
 //! runs the stochastic types with that detection only. Times are the thread's CPU time where Linux reports it, else wall-clock time.
 //!
 //! Each row has 8 to 70 nonzeros (uniform) in random columns. The matrix entries are `x / 3` with
@@ -25,7 +26,7 @@ use std::time::Duration;
 mod common;
 use common::{thread_cpu_time, Clock, Inputs};
 
-use fptune::__rt::{Fmt, Knob, Sdyn};
+use fptune::__rt::{Dyn, Fmt, Knob, Ndyn, Sdyn};
 use fptune::{Sbf16, Sf16, Sf32, Sf64};
 
 /// The CSR pattern: row starts and column indices.
@@ -67,9 +68,9 @@ where
 /// is binary16 and its vector binary32 (units 0 and 1) and its sum a binary16 knob (unit 2): each
 /// product widens the matrix entry to binary32, and each partial sum is computed in binary32 and
 /// stored into the knob, rounded at random onto binary16.
-fn spmv_knobs(m: &Pattern, a: &[Knob<f64, 0>], p: &[Knob<f64, 1>], q: &mut [Knob<f64, 2>]) {
+fn spmv_knobs<V: Dyn>(m: &Pattern, a: &[Knob<f64, 0, V>], p: &[Knob<f64, 1, V>], q: &mut [Knob<f64, 2, V>]) {
     for (i, qi) in q.iter_mut().enumerate() {
-        let mut sum = Knob::<f64, 2>::default();
+        let mut sum = Knob::<f64, 2, V>::default();
         for k in m.rowstr[i]..m.rowstr[i + 1] {
             sum = Knob::from_dyn(sum.get() + a[k].get() * p[m.colidx[k]].get());
         }
@@ -123,17 +124,19 @@ where
 }
 
 /// [`time`] of [`spmv_knobs`]: the matrix and vector made as [`time`] makes them in binary16 and
-/// binary32, then stored into their knobs.
-fn time_knobs(m: &Pattern, reps: usize) -> Duration {
+/// binary32, then stored into their knobs: stochastic ones (`Sdyn`, the DSA single build's) or
+/// native ones (`Ndyn`, the native single build's).
+fn time_knobs<V: Dyn>(m: &Pattern, reps: usize) -> Duration {
     fptune::__rt::set_formats("f16,f32,f16").expect("three formats");
     let value = |v: f64, f: Fmt, e: i32| {
-        let x = Sdyn::from_f64(v, f) / Sdyn::from_f64(3.0, f);
-        let big = Sdyn::from_f64(2f64.powi(e), f);
+        let x = V::from_f64(v, f) / V::from_f64(3.0, f);
+        let big = V::from_f64(2f64.powi(e), f);
         (x + x * big) - x * big
     };
-    let (a, p): (Vec<Knob<f64, 0>>, Vec<Knob<f64, 1>>) =
+    type Entries<V> = Vec<Knob<f64, 0, V>>;
+    let (a, p): (Entries<V>, Vec<Knob<f64, 1, V>>) =
         inputs(m, |v| Knob::from_dyn(value(v, Fmt::F16, 4)), |v| Knob::from_dyn(value(v, Fmt::F32, 8)));
-    let mut q = vec![Knob::<f64, 2>::default(); p.len()];
+    let mut q = vec![Knob::<f64, 2, V>::default(); p.len()];
     fastest(reps, || spmv_knobs(black_box(m), black_box(&a), black_box(&p), black_box(&mut q)))
 }
 
@@ -173,6 +176,9 @@ fn main() {
             t.as_secs_f64() / base.as_secs_f64()
         );
     };
+    if want("nknobs") {
+        row("native knobs f16 * f32 -> f16", "-", time_knobs::<Ndyn>(&m, reps), "nknobs/f32", t32);
+    }
     let mut notes = Vec::new();
     for &on in &detections {
         fptune::stochastic::set_all_detected(on);
@@ -201,7 +207,7 @@ fn main() {
             row("Sdyn f16", detection, time(&m, reps, |x| Sdyn::of(Sf16::from(x)), 4, Sdyn::of(Sf16::default())), "Sdyn/f32", t32);
         }
         if want("knobs") {
-            row("knobs f16 * f32 -> f16", detection, time_knobs(&m, reps), "knobs/f32", t32);
+            row("knobs f16 * f32 -> f16", detection, time_knobs::<Sdyn>(&m, reps), "knobs/f32", t32);
         }
         if on {
             let report = fptune::stochastic::report();

@@ -1,4 +1,4 @@
-//! The single build: stochastic knobs whose format is chosen when the program starts.
+//! The single build: knobs whose format is chosen when the program starts.
 //!
 //! The tuner can build a crate once with every knob of unit `U` written as `Knob<F, U>` (`F` the
 //! declared format) and then run that one program for every candidate configuration, naming each
@@ -13,12 +13,18 @@
 //! records of the configuration's own stochastic build with the same seed (the tuner checks this
 //! on the reference and on a lowered configuration before it relies on it).
 //!
-//! A value computed from knobs has the type [`Sdyn`]: its format is known only at run time. A
-//! place of that type (an unannotated `let`, a `Vec` collected from such values) keeps the format
-//! its first value had, as the static type would: stores into it go through
-//! [`Store::store_into`], which rounds to the place's current format.
+//! The *native* single build writes its knobs `Knob<F, U, Ndyn>` and is built without the
+//! `stochastic` feature: a knob then holds one value computed in its format's own
+//! round-to-nearest arithmetic ([`Ndyn`]), so a run gives the records of the configuration's own
+//! native build, and a candidate's native check is a run, not a build.
+//!
+//! A value computed from knobs has a [`Dyn`] type ([`Sdyn`] or [`Ndyn`]): its format is known
+//! only at run time. A place of that type (an unannotated `let`, a `Vec` collected from such
+//! values) keeps the format its first value had, as the static type would: stores into it go
+//! through [`Store::store_into`], which rounds to the place's current format.
 
 use std::cmp::Ordering;
+use std::fmt::{Debug, Display, LowerExp};
 use std::marker::PhantomData;
 use std::ops::{Add, Div, Mul, Neg, Sub};
 use std::sync::atomic::{AtomicBool, AtomicU8, Ordering as AtomicOrdering};
@@ -26,6 +32,7 @@ use std::sync::Once;
 
 use half::{bf16, f16};
 
+use crate::check::Checkable;
 use crate::format::Format;
 use crate::rt::{Arith, CastAs, CastOperand, Join, Lit, Math2, Scalar, Store};
 use crate::value::Stochastic;
@@ -168,15 +175,6 @@ impl Tag for bf16 {
     const FMT: Fmt = Fmt::Bf16;
 }
 
-/// A stochastic value whose format is known at run time: what arithmetic on knobs of the single
-/// build gives. The samples are kept widened to `f64` (exactly) whatever the format, so that
-/// every format has the same layout and the optimiser keeps values in registers.
-#[derive(Clone, Copy, Debug)]
-pub struct Sdyn {
-    s: [f64; 3],
-    f: Fmt,
-}
-
 /// `$e` with the type `$G` standing for the format `$f` names: one arm per format. (`$G` is an
 /// item, which `macro_rules!` hygiene does not rename: the macros below name theirs so that a
 /// caller's `G` stays its own.)
@@ -189,6 +187,132 @@ macro_rules! at_format {
             Fmt::Bf16 => { type $G = bf16; $e }
         }
     };
+}
+
+/// The `f64` method set of the run-time-format values, from one list: `$m!` is called with the
+/// one-operand methods, the two-operand ones (in the operands' common format) and the queries
+/// every float has. (`powi` and `mul_add`, whose signatures differ, each macro writes itself.)
+macro_rules! with_methods {
+    ($m:ident) => {
+        $m!(
+            unary: [sqrt, cbrt, abs, exp, exp2, exp_m1, ln, ln_1p, log10, log2, sin, cos, tan, asin,
+                acos, atan, sinh, cosh, tanh, asinh, acosh, atanh, floor, ceil, trunc, round, fract,
+                signum, recip, to_degrees, to_radians],
+            binary: [powf, atan2, hypot, min, max],
+            queries: [is_nan -> bool, is_finite -> bool, is_infinite -> bool,
+                is_sign_negative -> bool, is_sign_positive -> bool]
+        );
+    };
+}
+
+/// The trait of the method set, so that a knob of either kind of value has it.
+macro_rules! dyn_math_trait {
+    (unary: [$($u:ident),*], binary: [$($b:ident),*], queries: [$($q:ident -> $r:ty),*]) => {
+        /// The `f64` method set of a value of run-time format (each its inherent method).
+        pub trait DynMath: Sized {
+            $(
+                #[doc = concat!("`", stringify!($u), "`, in the value's format.")]
+                fn $u(self) -> Self;
+            )*
+            $(
+                #[doc = concat!("`", stringify!($b), "`, in the common format.")]
+                fn $b(self, o: Self) -> Self;
+            )*
+            $(
+                #[doc = concat!("`", stringify!($q), "`.")]
+                fn $q(&self) -> $r;
+            )*
+            /// `self^n`.
+            fn powi(self, n: i32) -> Self;
+            /// `self * a + b`, in the format of the three.
+            fn mul_add(self, a: Self, b: Self) -> Self;
+        }
+    };
+}
+with_methods!(dyn_math_trait);
+
+/// [`DynMath`] for a type with the method set as inherent methods.
+macro_rules! dyn_math_inherent {
+    ($t:ty; unary: [$($u:ident),*], binary: [$($b:ident),*], queries: [$($q:ident -> $r:ty),*]) => {
+        impl DynMath for $t {
+            $(
+                #[inline(always)]
+                fn $u(self) -> Self { <$t>::$u(self) }
+            )*
+            $(
+                #[inline(always)]
+                fn $b(self, o: Self) -> Self { <$t>::$b(self, o) }
+            )*
+            $(
+                #[inline(always)]
+                fn $q(&self) -> $r { <$t>::$q(self) }
+            )*
+            #[inline(always)]
+            fn powi(self, n: i32) -> Self { <$t>::powi(self, n) }
+            #[inline(always)]
+            fn mul_add(self, a: Self, b: Self) -> Self { <$t>::mul_add(self, a, b) }
+        }
+    };
+}
+
+/// A value whose format is known only at run time: what arithmetic on the single build's knobs
+/// gives. [`Sdyn`] carries DSA samples (the DSA single build); [`Ndyn`] one value computed in its
+/// format's own round-to-nearest arithmetic (the native single build).
+pub trait Dyn:
+    Copy
+    + Debug
+    + Default
+    + Add<Output = Self>
+    + Sub<Output = Self>
+    + Mul<Output = Self>
+    + Div<Output = Self>
+    + Neg<Output = Self>
+    + PartialEq
+    + PartialOrd
+    + Display
+    + LowerExp
+    + Checkable
+    + DynMath
+{
+    /// The value's format.
+    fn format(self) -> Fmt;
+
+    /// The value converted to format `f`: exactly when `f` holds the value's format (a retag),
+    /// else rounded (at random under DSA, [`Stochastic::cast`]; to nearest natively).
+    fn to(self, f: Fmt) -> Self;
+
+    /// Two values in their common format (the first converted first, as [`Join`] does).
+    #[inline(always)]
+    fn meet(a: Self, b: Self) -> (Self, Self) {
+        let f = a.format().promote(b.format());
+        let a = a.to(f);
+        (a, b.to(f))
+    }
+
+    /// A literal in format `f` ([`Lit`]: rounded to nearest).
+    fn lit(l: Lit, f: Fmt) -> Self;
+
+    /// A native value, exactly, in its own format.
+    fn exact<A: Tag>(x: A) -> Self;
+
+    /// An `f64` rounded to nearest into format `f`.
+    fn from_f64(x: f64, f: Fmt) -> Self;
+
+    /// Zero in format `f`.
+    fn zero(f: Fmt) -> Self;
+
+    /// The value stored into a native place of format `B`: rounded to nearest (under DSA, the
+    /// mean: the samples are lost, as out of a stochastic value).
+    fn store_native<B: Tag>(self) -> B;
+}
+
+/// A stochastic value whose format is known at run time: what arithmetic on knobs of the single
+/// build gives. The samples are kept widened to `f64` (exactly) whatever the format, so that
+/// every format has the same layout and the optimiser keeps values in registers.
+#[derive(Clone, Copy, Debug)]
+pub struct Sdyn {
+    s: [f64; 3],
+    f: Fmt,
 }
 
 /// The samples `a, b, c` of format `from` converted to format `to` ([`Stochastic::cast`]). Out
@@ -219,7 +343,7 @@ macro_rules! map {
 /// it.
 macro_rules! both_read {
     ($a:expr, $b:expr, |$x:ident, $y:ident| $e:expr) => {{
-        let (a, b) = Sdyn::meet($a, $b);
+        let (a, b) = Dyn::meet($a, $b);
         at_format!(a.f, Common => { let ($x, $y) = (a.get::<Common>(), b.get::<Common>()); $e })
     }};
 }
@@ -244,21 +368,26 @@ impl Sdyn {
         Stochastic::from_repr(self.s.map(G::exact))
     }
 
-    /// The value's format.
-    #[inline(always)]
-    pub fn format(self) -> Fmt {
-        self.f
-    }
-
     /// The value converted to format `G` ([`Stochastic::cast`]: random rounding when narrowing).
     #[inline(always)]
     pub fn cast<G: Format>(self) -> Stochastic<G> {
         read!(self, x => x.cast::<G>())
     }
 
-    /// The value converted to format `f` ([`Stochastic::cast`]); itself in its own format.
+    /// The samples, widened exactly to `f64`.
+    pub fn samples_f64(&self) -> [f64; 3] {
+        self.s
+    }
+}
+
+impl Dyn for Sdyn {
     #[inline(always)]
-    pub fn to(self, f: Fmt) -> Sdyn {
+    fn format(self) -> Fmt {
+        self.f
+    }
+
+    #[inline(always)]
+    fn to(self, f: Fmt) -> Sdyn {
         if f.holds(self.f) {
             // Widening is exact and draws nothing (`Stochastic::cast`): the samples, already
             // widened to `f64`, are those of the wider format.
@@ -268,43 +397,32 @@ impl Sdyn {
         Sdyn { s: convert(a, b, c, self.f, f), f }
     }
 
-    /// Two values in their common format (the first converted first, as [`Join`] does).
+    /// [`Lit::stochastic`]: in a 16-bit format, an overflow or underflow is counted.
     #[inline(always)]
-    pub fn meet(a: Sdyn, b: Sdyn) -> (Sdyn, Sdyn) {
-        let f = a.f.promote(b.f);
-        let a = a.to(f);
-        (a, b.to(f))
-    }
-
-    /// A literal in format `f` ([`Lit::stochastic`]).
-    #[inline(always)]
-    pub fn lit(l: Lit, f: Fmt) -> Sdyn {
+    fn lit(l: Lit, f: Fmt) -> Sdyn {
         at_format!(f, G => Sdyn::of(l.stochastic::<G>()))
     }
 
-    /// A native value as an exact stochastic one of its own format.
     #[inline(always)]
-    pub fn exact<A: Tag>(x: A) -> Sdyn {
+    fn exact<A: Tag>(x: A) -> Sdyn {
         Sdyn::of(Stochastic::new(x))
     }
 
-    /// An `f64` rounded to nearest into format `f` ([`Stochastic::from_f64`]).
+    /// [`Stochastic::from_f64`].
     #[inline]
-    pub fn from_f64(x: f64, f: Fmt) -> Sdyn {
+    fn from_f64(x: f64, f: Fmt) -> Sdyn {
         at_format!(f, G => Sdyn::of(Stochastic::<G>::from_f64(x)))
     }
 
-    /// Zero in format `f` (`Default` of its stochastic type).
     #[inline(always)]
-    pub fn zero(f: Fmt) -> Sdyn {
+    fn zero(f: Fmt) -> Sdyn {
         Sdyn { s: [0.0; 3], f }
     }
 
-    /// The samples, widened exactly to `f64`.
-    pub fn samples_f64(&self) -> [f64; 3] {
-        self.s
+    #[inline(always)]
+    fn store_native<B: Tag>(self) -> B {
+        B::from_repr(B::nearest(self.mean()))
     }
-
 }
 
 impl Default for Sdyn {
@@ -360,30 +478,13 @@ impl std::fmt::LowerExp for Sdyn {
     }
 }
 
-impl crate::check::Checkable for Sdyn {
+impl Checkable for Sdyn {
     fn visit(&self, f: &mut dyn FnMut(crate::check::Record)) {
         read!(*self, x => x.visit(f))
     }
 }
 
-impl std::iter::Sum for Sdyn {
-    fn sum<I: Iterator<Item = Sdyn>>(mut iter: I) -> Sdyn {
-        // The items' format, as `Sum` of their static type (which starts from its zero).
-        let Some(first) = iter.next() else { return Sdyn::default() };
-        iter.fold(Sdyn::zero(first.format()) + first, |acc, x| acc + x)
-    }
-}
-
-impl std::iter::Product for Sdyn {
-    fn product<I: Iterator<Item = Sdyn>>(mut iter: I) -> Sdyn {
-        let Some(first) = iter.next() else { return Sdyn::from_f64(1.0, Fmt::F64) };
-        iter.fold(Sdyn::from_f64(1.0, first.format()) * first, |acc, x| acc * x)
-    }
-}
-
-/// The `f64` method set of [`Stochastic`] for [`Sdyn`] (in the value's format; two operands in
-/// their common one) and for [`Knob`] (in the knob's format), from one list.
-macro_rules! method_set {
+macro_rules! sdyn_methods {
     (unary: [$($u:ident),*], binary: [$($b:ident),*], queries: [$($q:ident -> $r:ty),*]) => {
         impl Sdyn {
             $(
@@ -415,26 +516,29 @@ macro_rules! method_set {
             /// `self * a + b`, in the format of the three.
             #[inline]
             pub fn mul_add(self, a: Sdyn, b: Sdyn) -> Sdyn {
-                let f = self.format().promote(a.format()).promote(b.format());
+                let f = self.f.promote(a.f).promote(b.f);
                 let (x, a, b) = (self.to(f), a.to(f), b.to(f));
                 at_format!(f, G => Sdyn::of(x.get::<G>().mul_add(a.get::<G>(), b.get::<G>())))
             }
         }
-        impl<F: Tag, const K: u32> Knob<F, K> {
+        dyn_math_inherent!(Sdyn; unary: [$($u),*], binary: [$($b),*], queries: [$($q -> $r),*]);
+    };
+}
+with_methods!(sdyn_methods);
+
+/// What only a stochastic value can answer: the estimate of its accuracy.
+macro_rules! stochastic_queries {
+    ($($q:ident -> $r:ty),*) => {
+        impl Sdyn {
             $(
-                #[doc = concat!("[`Stochastic`]'s `", stringify!($u), "`, in the knob's format.")]
+                #[doc = concat!("[`Stochastic`]'s `", stringify!($q), "`.")]
                 #[inline]
-                pub fn $u(self) -> Self {
-                    Knob(self.0.$u(), PhantomData)
+                pub fn $q(&self) -> $r {
+                    read!(*self, x => x.$q())
                 }
             )*
-            $(
-                #[doc = concat!("[`Stochastic`]'s `", stringify!($b), "`, in the knob's format.")]
-                #[inline]
-                pub fn $b(self, o: Self) -> Self {
-                    Knob(self.0.$b(o.0), PhantomData)
-                }
-            )*
+        }
+        impl<F: Tag, const K: u32> Knob<F, K, Sdyn> {
             $(
                 #[doc = concat!("[`Stochastic`]'s `", stringify!($q), "`.")]
                 #[inline]
@@ -442,81 +546,91 @@ macro_rules! method_set {
                     self.0.$q()
                 }
             )*
-            /// `self^n`.
-            #[inline]
-            pub fn powi(self, n: i32) -> Self {
-                Knob(self.0.powi(n), PhantomData)
-            }
-            /// `self * a + b`.
-            #[inline]
-            pub fn mul_add(self, a: Self, b: Self) -> Self {
-                Knob(self.0.mul_add(a.0, b.0), PhantomData)
-            }
         }
     };
 }
-method_set!(
-    unary: [sqrt, cbrt, abs, exp, exp2, exp_m1, ln, ln_1p, log10, log2, sin, cos, tan, asin, acos,
-        atan, sinh, cosh, tanh, asinh, acosh, atanh, floor, ceil, trunc, round, fract, signum, recip,
-        to_degrees, to_radians],
-    binary: [powf, atan2, hypot, min, max],
-    queries: [mean -> f64, digits -> f64, is_noise -> bool, is_nan -> bool, is_finite -> bool,
-        is_infinite -> bool, is_sign_negative -> bool, is_sign_positive -> bool]
-);
+stochastic_queries!(mean -> f64, digits -> f64, is_noise -> bool);
 
-impl Arith for Sdyn {
-    #[inline(always)]
-    fn fp_add(a: Self, b: Self) -> Self {
-        a + b
-    }
-    #[inline(always)]
-    fn fp_sub(a: Self, b: Self) -> Self {
-        a - b
-    }
-    #[inline(always)]
-    fn fp_mul(a: Self, b: Self) -> Self {
-        a * b
-    }
-    #[inline(always)]
-    fn fp_div(a: Self, b: Self) -> Self {
-        a / b
-    }
-}
+#[macro_use]
+mod native;
+pub use native::Ndyn;
 
-impl Math2 for Sdyn {
-    #[inline]
-    fn m_powf(a: Self, b: Self) -> Self {
-        a.powf(b)
-    }
-    #[inline]
-    fn m_atan2(a: Self, b: Self) -> Self {
-        a.atan2(b)
-    }
-    #[inline]
-    fn m_hypot(a: Self, b: Self) -> Self {
-        a.hypot(b)
-    }
-    #[inline]
-    fn m_min(a: Self, b: Self) -> Self {
-        a.min(b)
-    }
-    #[inline]
-    fn m_max(a: Self, b: Self) -> Self {
-        a.max(b)
-    }
+/// What every value of run-time format has from [`Dyn`]: the arithmetic and two-operand methods
+/// of `rt`'s dispatch, sums and products (of the items' format, as those of their static type,
+/// which start from its zero or one).
+macro_rules! dyn_common {
+    ($($V:ty),*) => {$(
+        impl Arith for $V {
+            #[inline(always)]
+            fn fp_add(a: Self, b: Self) -> Self {
+                a + b
+            }
+            #[inline(always)]
+            fn fp_sub(a: Self, b: Self) -> Self {
+                a - b
+            }
+            #[inline(always)]
+            fn fp_mul(a: Self, b: Self) -> Self {
+                a * b
+            }
+            #[inline(always)]
+            fn fp_div(a: Self, b: Self) -> Self {
+                a / b
+            }
+        }
+
+        impl Math2 for $V {
+            #[inline]
+            fn m_powf(a: Self, b: Self) -> Self {
+                a.powf(b)
+            }
+            #[inline]
+            fn m_atan2(a: Self, b: Self) -> Self {
+                a.atan2(b)
+            }
+            #[inline]
+            fn m_hypot(a: Self, b: Self) -> Self {
+                a.hypot(b)
+            }
+            #[inline]
+            fn m_min(a: Self, b: Self) -> Self {
+                a.min(b)
+            }
+            #[inline]
+            fn m_max(a: Self, b: Self) -> Self {
+                a.max(b)
+            }
+        }
+
+        impl std::iter::Sum for $V {
+            fn sum<I: Iterator<Item = $V>>(mut iter: I) -> $V {
+                let Some(first) = iter.next() else { return <$V>::default() };
+                iter.fold(<$V>::zero(first.format()) + first, |acc, x| acc + x)
+            }
+        }
+
+        impl std::iter::Product for $V {
+            fn product<I: Iterator<Item = $V>>(mut iter: I) -> $V {
+                let Some(first) = iter.next() else { return <$V>::from_f64(1.0, Fmt::F64) };
+                iter.fold(<$V>::from_f64(1.0, first.format()) * first, |acc, x| acc * x)
+            }
+        }
+    )*};
 }
+dyn_common!(Sdyn, Ndyn);
 
 // ----------------------------------------------------------------------------------------------
 // Knobs
 // ----------------------------------------------------------------------------------------------
 
-/// The single build's knob type: a knob of unit `K`, declared of format `F`, holding a stochastic
-/// value of the format the run gives unit `K` ([`FORMATS_ENV`]; `F` when none).
+/// The single build's knob type: a knob of unit `K`, declared of format `F`, holding a value of
+/// the format the run gives unit `K` ([`FORMATS_ENV`]; `F` when none): stochastic ([`Sdyn`]) in
+/// the DSA single build, native ([`Ndyn`]) in the native one.
 #[derive(Clone, Copy, Debug)]
 #[repr(transparent)]
-pub struct Knob<F, const K: u32>(Sdyn, PhantomData<F>);
+pub struct Knob<F, const K: u32, V = Sdyn>(V, PhantomData<F>);
 
-impl<F: Tag, const K: u32> Knob<F, K> {
+impl<F: Tag, const K: u32, V: Dyn> Knob<F, K, V> {
     /// The format of unit `K` in this run.
     #[inline(always)]
     pub fn unit_format() -> Fmt {
@@ -525,34 +639,34 @@ impl<F: Tag, const K: u32> Knob<F, K> {
 
     /// A value stored into the knob: rounded to its format.
     #[inline(always)]
-    pub fn from_dyn(x: Sdyn) -> Self {
+    pub fn from_dyn(x: V) -> Self {
         Knob(x.to(Self::unit_format()), PhantomData)
     }
 
     /// The value.
     #[inline(always)]
-    pub fn get(self) -> Sdyn {
+    pub fn get(self) -> V {
         self.0
     }
 }
 
-impl<F: Tag, const K: u32> Default for Knob<F, K> {
+impl<F: Tag, const K: u32, V: Dyn> Default for Knob<F, K, V> {
     #[inline]
     fn default() -> Self {
-        Knob(Sdyn::zero(Self::unit_format()), PhantomData)
+        Knob(V::zero(Self::unit_format()), PhantomData)
     }
 }
 
 macro_rules! knob_ops {
     ($($Op:ident, $op:ident, $OpAssign:ident, $op_assign:ident);*) => {$(
-        impl<F: Tag, const K: u32> $Op for Knob<F, K> {
+        impl<F: Tag, const K: u32, V: Dyn> $Op for Knob<F, K, V> {
             type Output = Self;
             #[inline]
             fn $op(self, rhs: Self) -> Self {
                 Knob($Op::$op(self.0, rhs.0), PhantomData)
             }
         }
-        impl<F: Tag, const K: u32> std::ops::$OpAssign for Knob<F, K> {
+        impl<F: Tag, const K: u32, V: Dyn> std::ops::$OpAssign for Knob<F, K, V> {
             #[inline]
             fn $op_assign(&mut self, rhs: Self) {
                 self.0 = $Op::$op(self.0, rhs.0);
@@ -563,7 +677,7 @@ macro_rules! knob_ops {
 knob_ops!(Add, add, AddAssign, add_assign; Sub, sub, SubAssign, sub_assign;
     Mul, mul, MulAssign, mul_assign; Div, div, DivAssign, div_assign);
 
-impl<F: Tag, const K: u32> Neg for Knob<F, K> {
+impl<F: Tag, const K: u32, V: Dyn> Neg for Knob<F, K, V> {
     type Output = Self;
     #[inline]
     fn neg(self) -> Self {
@@ -571,138 +685,160 @@ impl<F: Tag, const K: u32> Neg for Knob<F, K> {
     }
 }
 
-impl<F: Tag, const K: u32> PartialEq for Knob<F, K> {
+impl<F: Tag, const K: u32, V: Dyn> PartialEq for Knob<F, K, V> {
     #[inline]
     fn eq(&self, other: &Self) -> bool {
         self.0 == other.0
     }
 }
 
-impl<F: Tag, const K: u32> PartialOrd for Knob<F, K> {
+impl<F: Tag, const K: u32, V: Dyn> PartialOrd for Knob<F, K, V> {
     #[inline]
     fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
         self.0.partial_cmp(&other.0)
     }
 }
 
-impl<F: Tag, const K: u32> std::fmt::Display for Knob<F, K> {
+impl<F: Tag, const K: u32, V: Dyn> std::fmt::Display for Knob<F, K, V> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         std::fmt::Display::fmt(&self.0, f)
     }
 }
 
-impl<F: Tag, const K: u32> std::fmt::LowerExp for Knob<F, K> {
+impl<F: Tag, const K: u32, V: Dyn> std::fmt::LowerExp for Knob<F, K, V> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         std::fmt::LowerExp::fmt(&self.0, f)
     }
 }
 
-impl<F: Tag, const K: u32> crate::check::Checkable for Knob<F, K> {
+impl<F: Tag, const K: u32, V: Dyn> Checkable for Knob<F, K, V> {
     fn visit(&self, f: &mut dyn FnMut(crate::check::Record)) {
         self.0.visit(f);
     }
 }
 
-impl<F: Tag, const K: u32> std::iter::Sum for Knob<F, K> {
+impl<F: Tag, const K: u32, V: Dyn> std::iter::Sum for Knob<F, K, V> {
     fn sum<I: Iterator<Item = Self>>(iter: I) -> Self {
         iter.fold(Self::default(), |acc, x| acc + x)
     }
 }
 
-impl<'a, F: Tag, const K: u32> std::iter::Sum<&'a Knob<F, K>> for Knob<F, K> {
+impl<'a, F: Tag, const K: u32, V: Dyn> std::iter::Sum<&'a Knob<F, K, V>> for Knob<F, K, V> {
     fn sum<I: Iterator<Item = &'a Self>>(iter: I) -> Self {
         iter.fold(Self::default(), |acc, x| acc + *x)
     }
 }
 
-impl<F: Tag, const K: u32> std::iter::Product for Knob<F, K> {
+impl<F: Tag, const K: u32, V: Dyn> std::iter::Product for Knob<F, K, V> {
     fn product<I: Iterator<Item = Self>>(iter: I) -> Self {
-        iter.fold(Knob(Sdyn::from_f64(1.0, Self::unit_format()), PhantomData), |acc, x| acc * x)
+        iter.fold(Knob(V::from_f64(1.0, Self::unit_format()), PhantomData), |acc, x| acc * x)
     }
 }
 
-impl<'a, F: Tag, const K: u32> std::iter::Product<&'a Knob<F, K>> for Knob<F, K> {
+impl<'a, F: Tag, const K: u32, V: Dyn> std::iter::Product<&'a Knob<F, K, V>> for Knob<F, K, V> {
     fn product<I: Iterator<Item = &'a Self>>(iter: I) -> Self {
-        iter.fold(Knob(Sdyn::from_f64(1.0, Self::unit_format()), PhantomData), |acc, x| acc * *x)
+        iter.fold(Knob(V::from_f64(1.0, Self::unit_format()), PhantomData), |acc, x| acc * *x)
     }
 }
+
+/// The method set of a knob: its value's, in the knob's format.
+macro_rules! knob_methods {
+    (unary: [$($u:ident),*], binary: [$($b:ident),*], queries: [$($q:ident -> $r:ty),*]) => {
+        impl<F: Tag, const K: u32, V: Dyn> Knob<F, K, V> {
+            $(
+                #[doc = concat!("`", stringify!($u), "`, in the knob's format.")]
+                #[inline]
+                pub fn $u(self) -> Self {
+                    Knob(DynMath::$u(self.0), PhantomData)
+                }
+            )*
+            $(
+                #[doc = concat!("`", stringify!($b), "`, in the knob's format.")]
+                #[inline]
+                pub fn $b(self, o: Self) -> Self {
+                    Knob(DynMath::$b(self.0, o.0), PhantomData)
+                }
+            )*
+            $(
+                #[doc = concat!("`", stringify!($q), "`.")]
+                #[inline]
+                pub fn $q(&self) -> $r {
+                    DynMath::$q(&self.0)
+                }
+            )*
+            /// `self^n`.
+            #[inline]
+            pub fn powi(self, n: i32) -> Self {
+                Knob(DynMath::powi(self.0, n), PhantomData)
+            }
+            /// `self * a + b`.
+            #[inline]
+            pub fn mul_add(self, a: Self, b: Self) -> Self {
+                Knob(DynMath::mul_add(self.0, a.0, b.0), PhantomData)
+            }
+        }
+    };
+}
+with_methods!(knob_methods);
 
 // ----------------------------------------------------------------------------------------------
 // The dispatch of `crate::rt` for knobs and run-time-format values
 // ----------------------------------------------------------------------------------------------
 
-/// Knobs and [`Sdyn`] as operands: their value.
+/// Knobs and values of run-time format as operands: their value.
 pub trait Dynamic: Copy {
+    /// The value's type.
+    type V: Dyn;
     /// The value.
-    fn value_dyn(self) -> Sdyn;
+    fn value_dyn(self) -> Self::V;
 }
 
-impl Dynamic for Sdyn {
+impl<F: Tag, const K: u32, V: Dyn> Dynamic for Knob<F, K, V> {
+    type V = V;
     #[inline(always)]
-    fn value_dyn(self) -> Sdyn {
-        self
-    }
-}
-
-impl<F: Tag, const K: u32> Dynamic for Knob<F, K> {
-    #[inline(always)]
-    fn value_dyn(self) -> Sdyn {
+    fn value_dyn(self) -> V {
         self.0
     }
 }
 
-impl Scalar for Sdyn {}
-impl<F: Tag, const K: u32> Scalar for Knob<F, K> {}
+impl<F: Tag, const K: u32, V: Dyn> Scalar for Knob<F, K, V> {}
 
-crate::rt::operand!([] Sdyn, [F: Tag, const K: u32] Knob<F, K>);
-crate::rt::operand_mut!([] Sdyn, [F: Tag, const K: u32] Knob<F, K>);
-crate::rt::item!([] Sdyn, [F: Tag, const K: u32] Knob<F, K>);
+crate::rt::operand!([F: Tag, const K: u32, V: Dyn] Knob<F, K, V>);
+crate::rt::operand_mut!([F: Tag, const K: u32, V: Dyn] Knob<F, K, V>);
+crate::rt::item!([F: Tag, const K: u32, V: Dyn] Knob<F, K, V>);
 
-/// `Join` of a run-time-format value (`$t`) with every other kind of float, both ways.
+/// `Join` of a run-time-format value or a knob (`$t`) with literals and native floats, both
+/// ways, and `CastOperand`.
 macro_rules! join_dynamic {
     ($([$($g:tt)*] $t:ty),*) => {$(
         impl<$($g)*> Join<Lit> for $t {
-            type Out = Sdyn;
+            type Out = <$t as Dynamic>::V;
             #[inline(always)]
-            fn join(a: Self, b: Lit) -> (Sdyn, Sdyn) {
+            fn join(a: Self, b: Lit) -> (Self::Out, Self::Out) {
                 let a = a.value_dyn();
-                (a, Sdyn::lit(b, a.format()))
+                (a, Dyn::lit(b, a.format()))
             }
         }
         impl<$($g)*> Join<$t> for Lit {
-            type Out = Sdyn;
+            type Out = <$t as Dynamic>::V;
             #[inline(always)]
-            fn join(a: Lit, b: $t) -> (Sdyn, Sdyn) {
+            fn join(a: Lit, b: $t) -> (Self::Out, Self::Out) {
                 let b = b.value_dyn();
-                (Sdyn::lit(a, b.format()), b)
-            }
-        }
-        impl<B: Tag, $($g)*> Join<Stochastic<B>> for $t {
-            type Out = Sdyn;
-            #[inline(always)]
-            fn join(a: Self, b: Stochastic<B>) -> (Sdyn, Sdyn) {
-                Sdyn::meet(a.value_dyn(), Sdyn::of(b))
-            }
-        }
-        impl<A: Tag, $($g)*> Join<$t> for Stochastic<A> {
-            type Out = Sdyn;
-            #[inline(always)]
-            fn join(a: Self, b: $t) -> (Sdyn, Sdyn) {
-                Sdyn::meet(Sdyn::of(a), b.value_dyn())
+                (Dyn::lit(a, b.format()), b)
             }
         }
         impl<B: Tag, $($g)*> Join<B> for $t {
-            type Out = Sdyn;
+            type Out = <$t as Dynamic>::V;
             #[inline(always)]
-            fn join(a: Self, b: B) -> (Sdyn, Sdyn) {
-                Sdyn::meet(a.value_dyn(), Sdyn::exact(b))
+            fn join(a: Self, b: B) -> (Self::Out, Self::Out) {
+                Dyn::meet(a.value_dyn(), Dyn::exact(b))
             }
         }
         impl<A: Tag, $($g)*> Join<$t> for A {
-            type Out = Sdyn;
+            type Out = <$t as Dynamic>::V;
             #[inline(always)]
-            fn join(a: A, b: $t) -> (Sdyn, Sdyn) {
-                Sdyn::meet(Sdyn::exact(a), b.value_dyn())
+            fn join(a: A, b: $t) -> (Self::Out, Self::Out) {
+                Dyn::meet(Dyn::exact(a), b.value_dyn())
             }
         }
         impl<T, $($g)*> CastOperand<T> for $t
@@ -717,193 +853,251 @@ macro_rules! join_dynamic {
         }
     )*};
 }
-join_dynamic!([] Sdyn, [F: Tag, const K: u32] Knob<F, K>);
+join_dynamic!([F: Tag, const K: u32, V: Dyn] Knob<F, K, V>);
 
-impl Join<Sdyn> for Sdyn {
-    type Out = Sdyn;
-    #[inline(always)]
-    fn join(a: Sdyn, b: Sdyn) -> (Sdyn, Sdyn) {
-        Sdyn::meet(a, b)
-    }
-}
-
-impl<F: Tag, const K: u32> Join<Sdyn> for Knob<F, K> {
-    type Out = Sdyn;
-    #[inline(always)]
-    fn join(a: Self, b: Sdyn) -> (Sdyn, Sdyn) {
-        Sdyn::meet(a.0, b)
-    }
-}
-
-impl<F: Tag, const K: u32> Join<Knob<F, K>> for Sdyn {
-    type Out = Sdyn;
-    #[inline(always)]
-    fn join(a: Sdyn, b: Knob<F, K>) -> (Sdyn, Sdyn) {
-        Sdyn::meet(a, b.0)
-    }
-}
-
-impl<A: Tag, B: Tag, const K: u32, const L: u32> Join<Knob<B, L>> for Knob<A, K> {
-    type Out = Sdyn;
-    #[inline(always)]
-    fn join(a: Self, b: Knob<B, L>) -> (Sdyn, Sdyn) {
-        Sdyn::meet(a.0, b.0)
-    }
-}
-
-// Stores: into a knob, rounded to its unit's format; out of one, as out of a stochastic value.
-
-impl<A: Tag, B: Tag, const K: u32> Store<Knob<B, K>> for A {
-    #[inline(always)]
-    fn store(self) -> Knob<B, K> {
-        Knob::from_dyn(Sdyn::exact(self))
-    }
-}
-
-impl<B: Tag, const K: u32> Store<Knob<B, K>> for Lit {
-    #[inline(always)]
-    fn store(self) -> Knob<B, K> {
-        Knob(Sdyn::lit(self, Knob::<B, K>::unit_format()), PhantomData)
-    }
-}
-
-impl<A: Tag, B: Tag, const K: u32> Store<Knob<B, K>> for Stochastic<A> {
-    #[inline(always)]
-    fn store(self) -> Knob<B, K> {
-        Knob::from_dyn(Sdyn::of(self))
-    }
-}
-
-impl<A: Tag, B: Tag, const K: u32, const L: u32> Store<Knob<B, L>> for Knob<A, K> {
-    #[inline(always)]
-    fn store(self) -> Knob<B, L> {
-        Knob::from_dyn(self.0)
-    }
-}
-
-impl<B: Tag, const K: u32> Store<Knob<B, K>> for Sdyn {
-    #[inline(always)]
-    fn store(self) -> Knob<B, K> {
-        Knob::from_dyn(self)
-    }
-}
-
-/// Stores into a place of type [`Sdyn`]: rounded to the format the place holds (its static type's
-/// in the configuration's own build); a new value of the value's own format.
-macro_rules! store_sdyn {
-    ($([$($g:tt)*] $t:ty => |$x:ident, $f:ident| $into:expr, $new:expr);*) => {$(
-        impl<$($g)*> Store<Sdyn> for $t {
+/// Everything between a kind of run-time-format value `$V` and the knobs holding it: `Join`s,
+/// stores and casts into knobs and into places of type `$V`, stores and casts out.
+macro_rules! dyn_value {
+    ($($V:ident),*) => {$(
+        impl Dynamic for $V {
+            type V = $V;
             #[inline(always)]
-            fn store(self) -> Sdyn {
+            fn value_dyn(self) -> $V {
+                self
+            }
+        }
+        impl Scalar for $V {}
+        crate::rt::operand!([] $V);
+        crate::rt::operand_mut!([] $V);
+        crate::rt::item!([] $V);
+        join_dynamic!([] $V);
+
+        impl Join<$V> for $V {
+            type Out = $V;
+            #[inline(always)]
+            fn join(a: $V, b: $V) -> ($V, $V) {
+                Dyn::meet(a, b)
+            }
+        }
+        impl<F: Tag, const K: u32> Join<$V> for Knob<F, K, $V> {
+            type Out = $V;
+            #[inline(always)]
+            fn join(a: Self, b: $V) -> ($V, $V) {
+                Dyn::meet(a.0, b)
+            }
+        }
+        impl<F: Tag, const K: u32> Join<Knob<F, K, $V>> for $V {
+            type Out = $V;
+            #[inline(always)]
+            fn join(a: $V, b: Knob<F, K, $V>) -> ($V, $V) {
+                Dyn::meet(a, b.0)
+            }
+        }
+        impl<A: Tag, B: Tag, const K: u32, const L: u32> Join<Knob<B, L, $V>> for Knob<A, K, $V> {
+            type Out = $V;
+            #[inline(always)]
+            fn join(a: Self, b: Knob<B, L, $V>) -> ($V, $V) {
+                Dyn::meet(a.0, b.0)
+            }
+        }
+
+        // Stores into a knob: rounded to its unit's format.
+        impl<A: Tag, B: Tag, const K: u32> Store<Knob<B, K, $V>> for A {
+            #[inline(always)]
+            fn store(self) -> Knob<B, K, $V> {
+                Knob::from_dyn(<$V>::exact(self))
+            }
+        }
+        impl<B: Tag, const K: u32> Store<Knob<B, K, $V>> for Lit {
+            #[inline(always)]
+            fn store(self) -> Knob<B, K, $V> {
+                Knob(<$V>::lit(self, Knob::<B, K, $V>::unit_format()), PhantomData)
+            }
+        }
+        impl<A: Tag, B: Tag, const K: u32, const L: u32> Store<Knob<B, L, $V>> for Knob<A, K, $V> {
+            #[inline(always)]
+            fn store(self) -> Knob<B, L, $V> {
+                Knob::from_dyn(self.0)
+            }
+        }
+        impl<B: Tag, const K: u32> Store<Knob<B, K, $V>> for $V {
+            #[inline(always)]
+            fn store(self) -> Knob<B, K, $V> {
+                Knob::from_dyn(self)
+            }
+        }
+
+        // Stores into a place of type `$V`: rounded to the format the place holds (its static
+        // type's in the configuration's own build); a new value of the value's own format.
+        store_dyn_place!($V; [] $V => |x, f| x.to(f), x);
+        store_dyn_place!($V; [F: Tag, const K: u32] Knob<F, K, $V> => |x, f| x.0.to(f), x.0);
+        store_dyn_place!($V; [] Lit => |x, f| <$V>::lit(x, f), <$V>::lit(x, Fmt::F64));
+
+        // Out of one into a native place: rounded to nearest, and `as` to a float the same.
+        impl<B: Tag> Store<B> for $V {
+            #[inline(always)]
+            fn store(self) -> B {
+                self.store_native()
+            }
+        }
+        impl<B: Tag, F: Tag, const K: u32> Store<B> for Knob<F, K, $V> {
+            #[inline(always)]
+            fn store(self) -> B {
+                self.0.store_native()
+            }
+        }
+        impl<B: Tag> CastAs<B> for $V {
+            #[inline(always)]
+            fn cast_as(self) -> B {
+                self.store_native()
+            }
+        }
+        impl<B: Tag, F: Tag, const K: u32> CastAs<B> for Knob<F, K, $V> {
+            #[inline(always)]
+            fn cast_as(self) -> B {
+                self.0.store_native()
+            }
+        }
+
+        // Casts into a knob: as stores.
+        impl<A: Tag, B: Tag, const K: u32> CastAs<Knob<B, K, $V>> for A {
+            #[inline(always)]
+            fn cast_as(self) -> Knob<B, K, $V> {
+                Knob::from_dyn(<$V>::exact(self))
+            }
+        }
+        impl<B: Tag, const K: u32> CastAs<Knob<B, K, $V>> for $V {
+            #[inline(always)]
+            fn cast_as(self) -> Knob<B, K, $V> {
+                Knob::from_dyn(self)
+            }
+        }
+        impl<A: Tag, B: Tag, const K: u32, const L: u32> CastAs<Knob<B, L, $V>> for Knob<A, K, $V> {
+            #[inline(always)]
+            fn cast_as(self) -> Knob<B, L, $V> {
+                Knob::from_dyn(self.0)
+            }
+        }
+        cast_ints_into_knob!($V; i8, i16, i32, i64, i128, isize, u8, u16, u32, u64, u128, usize);
+    )*};
+}
+
+/// `Store<$V>` for `$t`: `$new` a new value, `$into` a store into a place of format `$f`.
+macro_rules! store_dyn_place {
+    ($V:ident; [$($g:tt)*] $t:ty => |$x:ident, $f:ident| $into:expr, $new:expr) => {
+        impl<$($g)*> Store<$V> for $t {
+            #[inline(always)]
+            fn store(self) -> $V {
                 let $x = self;
                 $new
             }
             #[inline(always)]
-            fn store_into(self, place: &mut Sdyn) {
+            fn store_into(self, place: &mut $V) {
                 let ($x, $f) = (self, place.format());
                 *place = $into;
             }
         }
+    };
+}
+
+/// An integer `as` a knob: rounded to nearest into the knob's format (through `f64`).
+macro_rules! cast_ints_into_knob {
+    ($V:ident; $($i:ty),*) => {$(
+        impl<B: Tag, const K: u32> CastAs<Knob<B, K, $V>> for $i {
+            #[inline(always)]
+            fn cast_as(self) -> Knob<B, K, $V> {
+                Knob(<$V>::from_f64(self as f64, Knob::<B, K, $V>::unit_format()), PhantomData)
+            }
+        }
     )*};
 }
-store_sdyn!(
-    [] Sdyn => |x, f| x.to(f), x;
-    [F: Tag, const K: u32] Knob<F, K> => |x, f| x.0.to(f), x.0;
-    [A: Tag] Stochastic<A> => |x, f| Sdyn::of(x).to(f), Sdyn::of(x);
-    [] Lit => |x, f| Sdyn::lit(x, f), Sdyn::lit(x, Fmt::F64)
-);
 
-macro_rules! store_dynamic_out {
-    ($([$($g:tt)*] $t:ty);*) => {$(
+/// A value of run-time format (or a knob of it) `as` an integer: as its format's own value
+/// (`$read!` binds it).
+macro_rules! cast_dyn_to_ints {
+    ($read:ident; $([$($g:tt)*] $t:ty),*) => {$(
+        cast_dyn_to_ints!(@each $read; [$($g)*] $t; i8, i16, i32, i64, i128, isize, u8, u16, u32, u64, u128, usize);
+    )*};
+    (@each $read:ident; $g:tt $t:ty; $($i:ty),*) => {$(
+        cast_dyn_to_ints!(@one $read; $g $t; $i);
+    )*};
+    (@one $read:ident; [$($g:tt)*] $t:ty; $i:ty) => {
+        impl<$($g)*> CastAs<$i> for $t {
+            #[inline(always)]
+            fn cast_as(self) -> $i {
+                $read!(self.value_dyn(), x => CastAs::<$i>::cast_as(x))
+            }
+        }
+    };
+}
+
+dyn_value!(Sdyn, Ndyn);
+cast_dyn_to_ints!(read; [] Sdyn, [F: Tag, const K: u32] Knob<F, K, Sdyn>);
+cast_dyn_to_ints!(read_native; [] Ndyn, [F: Tag, const K: u32] Knob<F, K, Ndyn>);
+
+// What only stochastic values and their knobs meet: the stochastic types themselves.
+
+impl<B: Tag> Join<Stochastic<B>> for Sdyn {
+    type Out = Sdyn;
+    #[inline(always)]
+    fn join(a: Self, b: Stochastic<B>) -> (Sdyn, Sdyn) {
+        Dyn::meet(a, Sdyn::of(b))
+    }
+}
+impl<A: Tag> Join<Sdyn> for Stochastic<A> {
+    type Out = Sdyn;
+    #[inline(always)]
+    fn join(a: Self, b: Sdyn) -> (Sdyn, Sdyn) {
+        Dyn::meet(Sdyn::of(a), b)
+    }
+}
+impl<B: Tag, F: Tag, const K: u32> Join<Stochastic<B>> for Knob<F, K, Sdyn> {
+    type Out = Sdyn;
+    #[inline(always)]
+    fn join(a: Self, b: Stochastic<B>) -> (Sdyn, Sdyn) {
+        Dyn::meet(a.0, Sdyn::of(b))
+    }
+}
+impl<A: Tag, F: Tag, const K: u32> Join<Knob<F, K, Sdyn>> for Stochastic<A> {
+    type Out = Sdyn;
+    #[inline(always)]
+    fn join(a: Self, b: Knob<F, K, Sdyn>) -> (Sdyn, Sdyn) {
+        Dyn::meet(Sdyn::of(a), b.0)
+    }
+}
+impl<A: Tag, B: Tag, const K: u32> Store<Knob<B, K, Sdyn>> for Stochastic<A> {
+    #[inline(always)]
+    fn store(self) -> Knob<B, K, Sdyn> {
+        Knob::from_dyn(Sdyn::of(self))
+    }
+}
+impl<A: Tag, B: Tag, const K: u32> CastAs<Knob<B, K, Sdyn>> for Stochastic<A> {
+    #[inline(always)]
+    fn cast_as(self) -> Knob<B, K, Sdyn> {
+        Knob::from_dyn(Sdyn::of(self))
+    }
+}
+store_dyn_place!(Sdyn; [A: Tag] Stochastic<A> => |x, f| Sdyn::of(x).to(f), Sdyn::of(x));
+
+/// Out of a stochastic value of run-time format (or its knob) into a stochastic place, and `as`
+/// one: [`Stochastic::cast`].
+macro_rules! store_sdyn_stochastic {
+    ($([$($g:tt)*] $t:ty),*) => {$(
         impl<B: Tag, $($g)*> Store<Stochastic<B>> for $t {
             #[inline(always)]
             fn store(self) -> Stochastic<B> {
                 self.value_dyn().cast()
             }
         }
-        impl<B: Tag, $($g)*> Store<B> for $t {
-            /// The mean, rounded to nearest (samples are lost, as out of a stochastic value).
-            #[inline(always)]
-            fn store(self) -> B {
-                B::from_repr(B::nearest(self.value_dyn().mean()))
-            }
-        }
-    )*};
-}
-store_dynamic_out!([] Sdyn; [F: Tag, const K: u32] Knob<F, K>);
-
-// Casts: as those of a stochastic value of the run's format.
-
-macro_rules! cast_dynamic {
-    ($([$($g:tt)*] $t:ty),*) => {$(
-        cast_dynamic!(@ints [$($g)*] $t; i8, i16, i32, i64, i128, isize, u8, u16, u32, u64, u128, usize);
-        // `as` to a float converts as a store does.
         impl<B: Tag, $($g)*> CastAs<Stochastic<B>> for $t {
             #[inline(always)]
             fn cast_as(self) -> Stochastic<B> {
-                Store::<Stochastic<B>>::store(self)
-            }
-        }
-        impl<B: Tag, $($g)*> CastAs<B> for $t {
-            #[inline(always)]
-            fn cast_as(self) -> B {
-                Store::<B>::store(self)
-            }
-        }
-    )*};
-    (@ints $g:tt $t:ty; $($i:ty),*) => {$(
-        cast_dynamic!(@int $g $t; $i);
-    )*};
-    (@int [$($g:tt)*] $t:ty; $i:ty) => {
-        impl<$($g)*> CastAs<$i> for $t {
-            #[inline(always)]
-            fn cast_as(self) -> $i {
-                read!(self.value_dyn(), x => CastAs::<$i>::cast_as(x))
-            }
-        }
-    };
-}
-cast_dynamic!([] Sdyn, [F: Tag, const K: u32] Knob<F, K>);
-
-macro_rules! cast_into_knob {
-    ($($i:ty),*) => {$(
-        impl<B: Tag, const K: u32> CastAs<Knob<B, K>> for $i {
-            #[inline(always)]
-            fn cast_as(self) -> Knob<B, K> {
-                Knob(Sdyn::from_f64(self as f64, Knob::<B, K>::unit_format()), PhantomData)
+                self.value_dyn().cast()
             }
         }
     )*};
 }
-cast_into_knob!(i8, i16, i32, i64, i128, isize, u8, u16, u32, u64, u128, usize);
-
-impl<A: Tag, B: Tag, const K: u32> CastAs<Knob<B, K>> for A {
-    #[inline(always)]
-    fn cast_as(self) -> Knob<B, K> {
-        Knob::from_dyn(Sdyn::exact(self))
-    }
-}
-
-impl<A: Tag, B: Tag, const K: u32> CastAs<Knob<B, K>> for Stochastic<A> {
-    #[inline(always)]
-    fn cast_as(self) -> Knob<B, K> {
-        Knob::from_dyn(Sdyn::of(self))
-    }
-}
-
-impl<B: Tag, const K: u32> CastAs<Knob<B, K>> for Sdyn {
-    #[inline(always)]
-    fn cast_as(self) -> Knob<B, K> {
-        Knob::from_dyn(self)
-    }
-}
-
-impl<A: Tag, B: Tag, const K: u32, const L: u32> CastAs<Knob<B, L>> for Knob<A, K> {
-    #[inline(always)]
-    fn cast_as(self) -> Knob<B, L> {
-        Knob::from_dyn(self.0)
-    }
-}
+store_sdyn_stochastic!([] Sdyn, [F: Tag, const K: u32] Knob<F, K, Sdyn>);
 
 #[cfg(test)]
 mod tests {

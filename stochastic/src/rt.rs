@@ -1373,7 +1373,7 @@ half_math!(f16, bf16);
 // Checked results
 // ----------------------------------------------------------------------------------------------
 
-pub use crate::check::{check, Checkable};
+pub use crate::check::{check, Checkable, Record};
 
 /// Compares two floats of any kinds in their common format (for tests of the expansion).
 #[inline(always)]

@@ -1,0 +1,270 @@
+//! [`Ndyn`]: the native single build's value of run-time format.
+//!
+//! One value with its format's tag, computed as the configuration's own native build computes
+//! it: `+ - * /` in the operands' common format by that format's operator (the 16-bit formats in
+//! `f32`, then rounded to nearest, as `rt`'s `Arith`); the method set by the format's own
+//! functions (`f32`'s for the 16-bit formats, as `rt`'s `HalfMath`); conversions, literals and
+//! stores rounded to nearest from the exact value, as `rt`'s `Store` does. So a run gives, bit for bit, the records of the configuration's native
+//! build (the tuner checks this on two configurations before it relies on it).
+
+use std::cmp::Ordering;
+use std::ops::{Add, Div, Mul, Neg, Sub};
+
+use half::{bf16, f16};
+
+use super::{Dyn, DynMath, Fmt, Tag};
+use crate::check::Checkable;
+use crate::cvt::Half32;
+use crate::format::{Format, Repr};
+use crate::rt::{HalfMath, Lit};
+
+/// A native value whose format is known at run time: what arithmetic on the native single
+/// build's knobs (`Knob<F, U, Ndyn>`) gives. A binary64 value is kept as it is; a value of the
+/// narrower formats as the `f32` that holds it exactly, in the low half of the same word, so that
+/// binary32 and 16-bit arithmetic is `f32` arithmetic, converting nothing more than the
+/// configuration's own native build does.
+#[derive(Clone, Copy, Debug)]
+pub struct Ndyn {
+    /// The binary64 value, or the bits of the `f32` value in the low half.
+    pub(super) r: f64,
+    pub(super) f: Fmt,
+}
+
+/// `x`, a result computed in binary32, rounded to nearest into the 16-bit format `f`, as `rt`'s
+/// `Arith` and `HalfMath` round it (binary32 holds the result exactly).
+#[inline(always)]
+fn narrow_half(f: Fmt, x: f32) -> f32 {
+    match f {
+        Fmt::F16 => <f16 as Half32>::narrow(x).widen(),
+        _ => <bf16 as Half32>::narrow(x).widen(),
+    }
+}
+
+/// `$e` with `$v` bound to the value as a native float of its format.
+macro_rules! read_native {
+    ($x:expr, $v:ident => $e:expr) => {{
+        let x: Ndyn = $x;
+        at_format!(x.f, Own => { let $v = x.native::<Own>(); $e })
+    }};
+}
+
+impl Ndyn {
+    /// A binary64 value.
+    #[inline(always)]
+    fn double(x: f64) -> Ndyn {
+        Ndyn { r: x, f: Fmt::F64 }
+    }
+
+    /// A value of the narrower format `f`, held exactly by `x`.
+    #[inline(always)]
+    fn single(x: f32, f: Fmt) -> Ndyn {
+        Ndyn { r: f64::from_bits(u64::from(x.to_bits())), f }
+    }
+
+    /// The value of a narrower format, as the `f32` that holds it.
+    #[inline(always)]
+    fn s(self) -> f32 {
+        f32::from_bits(self.r.to_bits() as u32)
+    }
+
+    /// The value, exactly, as an `f64`.
+    #[inline(always)]
+    pub fn value_f64(self) -> f64 {
+        if self.f == Fmt::F64 {
+            self.r
+        } else {
+            f64::from(self.s())
+        }
+    }
+
+    /// A native value of format `f` (its own).
+    #[inline(always)]
+    fn of<G: Format>(x: G, f: Fmt) -> Ndyn {
+        let v = x.to_repr().to_f64();
+        if f == Fmt::F64 {
+            Ndyn::double(v)
+        } else {
+            Ndyn::single(v as f32, f)
+        }
+    }
+
+    /// The value as a native float of format `G`, which must hold it exactly.
+    #[inline(always)]
+    pub(super) fn native<G: Format>(self) -> G {
+        G::from_repr(G::exact(self.value_f64()))
+    }
+}
+
+impl Dyn for Ndyn {
+    #[inline(always)]
+    fn format(self) -> Fmt {
+        self.f
+    }
+
+    #[inline(always)]
+    fn to(self, f: Fmt) -> Ndyn {
+        if f == self.f {
+            return self;
+        }
+        match (f, self.f) {
+            (Fmt::F64, _) => Ndyn::double(f64::from(self.s())),
+            (Fmt::F32, Fmt::F64) => Ndyn::single(self.r as f32, f),
+            (Fmt::F32, _) => Ndyn { r: self.r, f },
+            // binary16 or bfloat16 from binary64: rounded once, from the exact value.
+            (_, Fmt::F64) => Ndyn::from_f64(self.r, f),
+            // From a narrower format: its `f32` rounded once.
+            _ => Ndyn::single(narrow_half(f, self.s()), f),
+        }
+    }
+
+    #[inline(always)]
+    fn lit(l: Lit, f: Fmt) -> Ndyn {
+        at_format!(f, G => Ndyn::of(l.to::<G>(), f))
+    }
+
+    #[inline(always)]
+    fn exact<A: Tag>(x: A) -> Ndyn {
+        Ndyn::of(x, A::FMT)
+    }
+
+    #[inline]
+    fn from_f64(x: f64, f: Fmt) -> Ndyn {
+        at_format!(f, G => Ndyn::of(G::from_repr(G::nearest(x)), f))
+    }
+
+    #[inline(always)]
+    fn zero(f: Fmt) -> Ndyn {
+        Ndyn { r: 0.0, f }
+    }
+
+    #[inline(always)]
+    fn store_native<B: Tag>(self) -> B {
+        B::from_repr(B::nearest(self.value_f64()))
+    }
+}
+
+impl Default for Ndyn {
+    fn default() -> Self {
+        Ndyn::zero(Fmt::F64)
+    }
+}
+
+macro_rules! ndyn_ops {
+    ($($Op:ident, $op:ident);*) => {$(
+        impl $Op for Ndyn {
+            type Output = Ndyn;
+            /// In the common format, as `rt`'s `Arith`: binary64 and binary32 by their own
+            /// operator, the 16-bit formats in binary32 then rounded to nearest.
+            #[inline(always)]
+            fn $op(self, rhs: Ndyn) -> Ndyn {
+                let (a, b) = Dyn::meet(self, rhs);
+                match a.f {
+                    Fmt::F64 => Ndyn::double($Op::$op(a.r, b.r)),
+                    Fmt::F32 => Ndyn::single($Op::$op(a.s(), b.s()), Fmt::F32),
+                    f => Ndyn::single(narrow_half(f, $Op::$op(a.s(), b.s())), f),
+                }
+            }
+        }
+    )*};
+}
+ndyn_ops!(Add, add; Sub, sub; Mul, mul; Div, div);
+
+impl Neg for Ndyn {
+    type Output = Ndyn;
+    #[inline(always)]
+    fn neg(self) -> Ndyn {
+        if self.f == Fmt::F64 {
+            Ndyn::double(-self.r)
+        } else {
+            Ndyn::single(-self.s(), self.f)
+        }
+    }
+}
+
+impl PartialEq for Ndyn {
+    #[inline(always)]
+    fn eq(&self, other: &Ndyn) -> bool {
+        // Both widen exactly to their common format: comparing the `f64`s is comparing there.
+        self.value_f64() == other.value_f64()
+    }
+}
+
+impl PartialOrd for Ndyn {
+    #[inline(always)]
+    fn partial_cmp(&self, other: &Ndyn) -> Option<Ordering> {
+        self.value_f64().partial_cmp(&other.value_f64())
+    }
+}
+
+impl std::fmt::Display for Ndyn {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        read_native!(*self, x => std::fmt::Display::fmt(&x, f))
+    }
+}
+
+impl std::fmt::LowerExp for Ndyn {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        read_native!(*self, x => std::fmt::LowerExp::fmt(&x, f))
+    }
+}
+
+impl Checkable for Ndyn {
+    fn visit(&self, f: &mut dyn FnMut(crate::check::Record)) {
+        read_native!(*self, x => x.visit(f))
+    }
+}
+
+macro_rules! ndyn_methods {
+    (unary: [$($u:ident),*], binary: [$($b:ident),*], queries: [$($q:ident -> $r:ty),*]) => {
+        impl Ndyn {
+            $(
+                #[doc = concat!("`", stringify!($u), "` of the value's format (of `f32` for a 16-bit one).")]
+                #[inline]
+                pub fn $u(self) -> Ndyn {
+                    match self.f {
+                        Fmt::F64 => Ndyn::double(self.r.$u()),
+                        Fmt::F32 => Ndyn::single(self.s().$u(), Fmt::F32),
+                        f => Ndyn::single(narrow_half(f, self.s().$u()), f),
+                    }
+                }
+            )*
+            $(
+                #[doc = concat!("`", stringify!($b), "` in the common format (of `f32` for a 16-bit one).")]
+                #[inline]
+                pub fn $b(self, o: Ndyn) -> Ndyn {
+                    let (a, b) = Dyn::meet(self, o);
+                    match a.f {
+                        Fmt::F64 => Ndyn::double(a.r.$b(b.r)),
+                        Fmt::F32 => Ndyn::single(a.s().$b(b.s()), Fmt::F32),
+                        f => Ndyn::single(narrow_half(f, a.s().$b(b.s())), f),
+                    }
+                }
+            )*
+            $(
+                #[doc = concat!("`", stringify!($q), "`.")]
+                #[inline]
+                pub fn $q(&self) -> $r {
+                    self.value_f64().$q()
+                }
+            )*
+            /// `self^n`.
+            #[inline]
+            pub fn powi(self, n: i32) -> Ndyn {
+                match self.f {
+                    Fmt::F64 => Ndyn::double(self.r.powi(n)),
+                    Fmt::F32 => Ndyn::single(self.s().powi(n), Fmt::F32),
+                    f => Ndyn::single(narrow_half(f, self.s().powi(n)), f),
+                }
+            }
+            /// `self * a + b`, rounded once in the format of the three.
+            #[inline]
+            pub fn mul_add(self, a: Ndyn, b: Ndyn) -> Ndyn {
+                let f = self.f.promote(a.f).promote(b.f);
+                let (x, a, b) = (self.to(f), a.to(f), b.to(f));
+                at_format!(f, G => Ndyn::of(x.native::<G>().mul_add(a.native::<G>(), b.native::<G>()), f))
+            }
+        }
+        dyn_math_inherent!(Ndyn; unary: [$($u),*], binary: [$($b),*], queries: [$($q -> $r),*]);
+    };
+}
+with_methods!(ndyn_methods);
