@@ -30,9 +30,16 @@ pub fn configured_sources(
 
 /// The sources of the single build: the knobs of every unit the search may lower written as
 /// `::fptune::__rt::Knob<F, U>` (`F` the declared format, `U` the unit), whose format each run
-/// reads from `FPTUNE_FORMATS`; pinned units keep their declared type. Only files with such
-/// knobs are returned.
-pub fn single_build_sources(sources: &[(String, String)], knobs: &[Knob], units: &[Unit]) -> Result<Vec<(String, String)>> {
+/// reads from `FPTUNE_FORMATS`; pinned units keep their declared type. With `native` (the native
+/// single build, built without the `stochastic` feature), as `::fptune::__rt::Knob<F, U,
+/// ::fptune::__rt::Ndyn>`: each knob computes in its format's own round-to-nearest arithmetic.
+/// Only files with such knobs are returned.
+pub fn single_build_sources(
+    sources: &[(String, String)],
+    knobs: &[Knob],
+    units: &[Unit],
+    native: bool,
+) -> Result<Vec<(String, String)>> {
     let mut unit_of: Vec<Option<usize>> = vec![None; knobs.len()];
     for unit in units.iter().filter(|u| u.pinned.is_none()) {
         for &k in &unit.knobs {
@@ -40,6 +47,7 @@ pub fn single_build_sources(sources: &[(String, String)], knobs: &[Knob], units:
         }
     }
     knobs_written(sources, knobs, |k| match unit_of[k.id] {
+        Some(u) if native => format!("::fptune::__rt::Knob<{}, {u}, ::fptune::__rt::Ndyn>", k.declared.rust()),
         Some(u) => format!("::fptune::__rt::Knob<{}, {u}>", k.declared.rust()),
         None => k.declared.rust().to_string(),
     })
@@ -113,5 +121,40 @@ mod tests {
         assert!(!out.contains("#[fptune::__convert] mod outer;"));
         assert!(!out.contains("#[fptune::__convert] use"));
         syn::parse_file(&out).expect("still parses");
+    }
+
+    #[test]
+    fn the_single_build_writes_each_searchable_knob_as_its_units_knob_type_dsa_or_native() -> Result<()> {
+        let dir = tempfile::tempdir()?;
+        std::fs::create_dir_all(dir.path().join("src"))?;
+        let text = "#[fptune::tune]\nmod k {\n    pub fn f() -> f64 {\n        #[tune]\n        let a: f64 = 1.0;\n        \
+                    #[tune]\n        let b: Vec<f32> = vec![2.0];\n        #[tune]\n        let c: f64 = 3.0;\n        \
+                    a + b[0] as f64 + c\n    }\n}\n";
+        std::fs::write(dir.path().join("src/main.rs"), text)?;
+        let inv = crate::knobs::inventory(dir.path(), &["src/main.rs".to_string()])?;
+        assert_eq!(inv.knobs.iter().map(|k| k.name.as_str()).collect::<Vec<_>>(), ["a", "b", "c"]);
+        // `c` is pinned: it keeps its declared type in both builds.
+        let unit = |id: usize, pinned: Option<&str>| Unit {
+            id,
+            knobs: vec![id],
+            coupling: crate::model::Coupling::Alone,
+            pinned: pinned.map(str::to_string),
+        };
+        let units = [unit(0, None), unit(1, None), unit(2, Some("src/main.rs:9"))];
+        let written = |native: bool| -> Result<String> {
+            let files = single_build_sources(&inv.sources, &inv.knobs, &units, native)?;
+            assert_eq!(files.len(), 1);
+            Ok(files[0].1.clone())
+        };
+        let dsa = written(false)?;
+        assert!(dsa.contains("let a: ::fptune::__rt::Knob<f64, 0> = 1.0;"), "{dsa}");
+        assert!(dsa.contains("let b: Vec<::fptune::__rt::Knob<f32, 1>> = vec![2.0];"), "{dsa}");
+        assert!(dsa.contains("let c: f64 = 3.0;"), "{dsa}");
+        let native = written(true)?;
+        assert!(native.contains("let a: ::fptune::__rt::Knob<f64, 0, ::fptune::__rt::Ndyn> = 1.0;"), "{native}");
+        assert!(native.contains("let b: Vec<::fptune::__rt::Knob<f32, 1, ::fptune::__rt::Ndyn>> = vec![2.0];"), "{native}");
+        assert!(native.contains("let c: f64 = 3.0;"), "{native}");
+        syn::parse_file(&native)?;
+        Ok(())
     }
 }

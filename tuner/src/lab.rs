@@ -99,6 +99,10 @@ pub struct Counts {
     /// Whether DSA candidates were runs of the single build (no build each).
     #[serde(default)]
     pub single_build: bool,
+    /// Whether candidates' native runs in the search were runs of the native single build
+    /// (no build each).
+    #[serde(default)]
+    pub single_native: bool,
     /// Whether candidates were built and run natively before their DSA run.
     #[serde(default)]
     pub native_first: bool,
@@ -214,6 +218,10 @@ pub struct Lab<'a> {
     /// The single build's program: every unit's format read when it starts, so DSA candidates
     /// are runs of it, not builds ([`convert::single_build_sources`]).
     single: Option<PathBuf>,
+    /// The native single build's program (knobs as `Knob<F, U, Ndyn>`, built without the
+    /// `stochastic` feature): candidates' native runs are runs of it, not builds
+    /// ([`Lab::try_single_native`]).
+    single_native: Option<PathBuf>,
     /// Candidates are built and run natively before their DSA run.
     native_first: bool,
     /// A configuration found failed its native re-check: from then on the search runs the
@@ -286,6 +294,7 @@ impl<'a> Lab<'a> {
             warnings: warning.into_iter().collect(),
             quick: false,
             single: None,
+            single_native: None,
             native_first: false,
             native_after: std::sync::atomic::AtomicBool::new(false),
             two_seeds: std::sync::atomic::AtomicBool::new(false),
@@ -319,20 +328,21 @@ impl<'a> Lab<'a> {
         cargo::build(&self.build_options(&worker.scratch, stochastic), log)
     }
 
-    /// Runs a built program with a seed of the stochastic arithmetic, its checks going to `out`;
-    /// the single build's with the units' formats.
-    fn execute(&self, exe: &Path, out: &Path, log: &Path, seed: u64, formats: Option<&Configuration>) -> Result<process::RunResult> {
+    /// Runs a built program with a seed of the stochastic arithmetic (`None`: a native run, with
+    /// the search's seed, which it does not use), its checks going to `out`; a single build's
+    /// (DSA or native) with the units' formats. Only DSA runs stop at their first overflow.
+    fn execute(&self, exe: &Path, out: &Path, log: &Path, seed: Option<u64>, formats: Option<&Configuration>) -> Result<process::RunResult> {
         let _ = std::fs::remove_file(out);
         let mut cmd = Command::new(exe.as_os_str())
             .args(self.settings.args.iter())
             .env("FPTUNE_OUT", out.as_os_str())
-            .env("FPTUNE_SEED", seed.to_string())
+            .env("FPTUNE_SEED", seed.unwrap_or(self.settings.seed).to_string())
             .env("RUST_BACKTRACE", "0")
             .cwd(self.ws.root.clone());
         if let Some(config) = formats {
             cmd = cmd.env(fptune::__rt::FORMATS_ENV, config.key());
         }
-        if self.stop_on_overflow {
+        if self.stop_on_overflow && seed.is_some() {
             cmd = cmd.env(fptune::stochastic::STOP_ON_OVERFLOW_ENV, "1");
         }
         process::run(&cmd, self.timeout, log)
@@ -444,14 +454,15 @@ impl<'a> Lab<'a> {
     }
 
     /// Builds and runs one configuration: under DSA with `seed`, or natively (`None`), `runs`
-    /// times, timed by the fastest. Under DSA, with `Build::Any` and a single build, a run of it.
+    /// times, timed by the fastest. With `Build::Any`, a run of the single build when there is
+    /// one: the DSA one under DSA, the native one ([`Lab::try_single_native`]) natively.
     fn build_and_run(&self, worker: &Worker, config: &Configuration, seed: Option<u64>, runs: u32, build: Build<'_>) -> Result<CandidateRun> {
         let single = match build {
-            Build::Any => self.single.as_deref(),
+            Build::Any if seed.is_some() => self.single.as_deref(),
+            Build::Any => self.single_native.as_deref(),
             Build::Each => None,
             Build::Single(exe) => Some(exe),
-        }
-        .filter(|_| seed.is_some());
+        };
         let key = config.key().replace(',', "-");
         let tag = match seed {
             Some(s) if s == self.settings.seed => key,
@@ -506,7 +517,7 @@ impl<'a> Lab<'a> {
         let mut fastest = f64::INFINITY;
         for _ in 0..runs.max(1) {
             run.runs += 1;
-            let ran = self.execute(&exe, &out, &log, seed.unwrap_or(self.settings.seed), single.map(|_| config))?;
+            let ran = self.execute(&exe, &out, &log, seed, single.map(|_| config))?;
             fastest = fastest.min(ran.elapsed.as_secs_f64());
             run.run_seconds = fastest;
             run.result = match ran.status {
@@ -533,14 +544,15 @@ impl<'a> Lab<'a> {
     }
 }
 
-/// Whether a DSA run may come from the single build.
+/// Whether a run may come from a single build.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Build<'p> {
-    /// The single build when there is one, else the configuration's own.
+    /// The single build of the run's kind (DSA or native) when there is one, else the
+    /// configuration's own.
     Any,
     /// The configuration's own build.
     Each,
-    /// This single build's program.
+    /// This single build's program (DSA or native, as the run is).
     Single(&'p Path),
 }
 
@@ -574,20 +586,11 @@ impl Lab<'_> {
     /// builds every candidate). [`Lab::single_build_obstacle`] must have found nothing.
     fn try_single_build(&self, worker: &Worker, start: &Configuration, reference: &CandidateRun) -> Result<Result<(PathBuf, f64), String>> {
         self.console.stage("building the single build (every unit's format chosen at run time)");
-        let configured = convert::single_build_sources(&self.inv.sources, &self.inv.knobs, &self.units)?;
-        let files = self.with_conversion(&configured, true)?;
-        let log = self.log_path("single-build");
-        let built = self.build(worker, &files, true, &log)?;
-        let Some(exe) = built.executable.clone().filter(|_| built.success) else {
-            return Ok(Err(format!("it does not compile: {} (full log: {})", built.first_error(), log.display())));
+        let kept = match self.build_single(worker, true)? {
+            Ok(kept) => kept,
+            Err(why) => return Ok(Err(why)),
         };
-        // Kept beside the worker's builds: the worker goes on building other configurations.
-        let kept = worker.scratch.target_dir().join("fptune-single");
-        std::fs::copy(&exe, &kept).with_context(|| format!("cannot copy the single build to {}", kept.display()))?;
-        let (top, lower) = (self.settings.ladder.top(), self.settings.ladder.formats[1]);
-        let mixed = Configuration(
-            start.0.iter().zip(&self.units).map(|(&f, u)| if u.id % 2 == 0 && u.pinned.is_none() && f == top { lower } else { f }).collect(),
-        );
+        let mixed = self.lowered_every_other(start);
         let seed = Some(self.settings.seed);
         let single_run = |config: &Configuration| self.build_and_run(worker, config, seed, 1, Build::Single(&kept));
         let differs = |own: &CandidateRun, single: &CandidateRun| {
@@ -608,6 +611,60 @@ impl Lab<'_> {
             return Ok(Err(why));
         }
         Ok(Ok((kept, on_start.run_seconds)))
+    }
+
+    /// Builds the single build's sources ([`convert::single_build_sources`]) on `worker`: under
+    /// DSA (`stochastic`: knobs as `Knob<F, U>`, every item marked for conversion, the
+    /// `stochastic` feature on), or natively (knobs as `Knob<F, U, Ndyn>`, the rest of the code
+    /// as it is, as a candidate's native build). The program is kept beside the worker's builds
+    /// (the worker goes on building other configurations); why not when it does not compile.
+    fn build_single(&self, worker: &Worker, stochastic: bool) -> Result<Result<PathBuf, String>> {
+        let (log_name, kept_name) =
+            if stochastic { ("single-build", "fptune-single") } else { ("single-build-native", "fptune-single-build-native") };
+        let configured = convert::single_build_sources(&self.inv.sources, &self.inv.knobs, &self.units, !stochastic)?;
+        let files = self.with_conversion(&configured, stochastic)?;
+        let log = self.log_path(log_name);
+        let built = self.build(worker, &files, stochastic, &log)?;
+        let Some(exe) = built.executable.clone().filter(|_| built.success) else {
+            return Ok(Err(format!("it does not compile: {} (full log: {})", built.first_error(), log.display())));
+        };
+        let kept = worker.scratch.target_dir().join(kept_name);
+        std::fs::copy(&exe, &kept).with_context(|| format!("cannot copy the single build to {}", kept.display()))?;
+        Ok(Ok(kept))
+    }
+
+    /// `start` with every other unit that may move lowered one step: the configuration the
+    /// single builds' runs are verified on besides `start`.
+    fn lowered_every_other(&self, start: &Configuration) -> Configuration {
+        let (top, lower) = (self.settings.ladder.top(), self.settings.ladder.formats[1]);
+        Configuration(
+            start.0.iter().zip(&self.units).map(|(&f, u)| if u.id % 2 == 0 && u.pinned.is_none() && f == top { lower } else { f }).collect(),
+        )
+    }
+
+    /// Builds the native single build ([`Lab::build_single`]) on `worker` and checks that its
+    /// runs give, bit for bit, the records of the configurations' own native builds: the
+    /// original's (`original`, `start` being every knob at its declared format) and that of
+    /// [`Lab::lowered_every_other`] (one native build). The program and its run time on `start`
+    /// when they do; otherwise why not (candidates' native runs then build each candidate).
+    fn try_single_native(&self, worker: &Worker, start: &Configuration, original: &[Record]) -> Result<Result<(PathBuf, f64), String>> {
+        self.console.stage("building the single build natively (for candidates' native runs)");
+        let exe = match self.build_single(worker, false)? {
+            Ok(exe) => exe,
+            Err(why) => return Ok(Err(why)),
+        };
+        let why_not = |run: &CandidateRun| run.failure().map_or_else(|| "other checked values".to_string(), |r| r.to_string());
+        let on_start = self.build_and_run(worker, start, None, 1, Build::Single(&exe))?;
+        if !matches!(&on_start.result, RunResult::Finished { records, .. } if records.as_slice() == original) {
+            return Ok(Err(format!("run of {start} differs from the original's native run ({})", why_not(&on_start))));
+        }
+        let mixed = self.lowered_every_other(start);
+        let own = self.run_config_times(worker, &mixed, None, 1, Build::Each)?.0;
+        let single = self.build_and_run(worker, &mixed, None, 1, Build::Single(&exe))?;
+        if single.result != own.result {
+            return Ok(Err(format!("run of {mixed} differs from that configuration's native build ({})", why_not(&single))));
+        }
+        Ok(Ok((exe, on_start.run_seconds)))
     }
 }
 
@@ -1060,7 +1117,7 @@ pub fn prepare(lab: &mut Lab<'_>) -> Result<Prepared, TuneError> {
         )));
     };
     let out = lab.logs.join("original.jsonl");
-    let ran = lab.execute(&exe, &out, &log, lab.settings.seed, None).map_err(TuneError::internal)?;
+    let ran = lab.execute(&exe, &out, &log, None, None).map_err(TuneError::internal)?;
     if !ran.status.success() {
         return Err(TuneError::Original(anyhow!(
             "the original program {} with {:?}: {}\n(full log: {})",
@@ -1125,16 +1182,42 @@ pub fn prepare(lab: &mut Lab<'_>) -> Result<Prepared, TuneError> {
         }
     };
 
-    // 4. The single build: one program for every DSA candidate.
+    // 4. The single build: one program for every DSA candidate. And its native twin, for
+    // every candidate's native run, when native runs may pay: when they may come first (a DSA
+    // run costs a good deal, and more than twice the original's native run; not for programs
+    // whose DSA runs take milliseconds), or always with `--native-first always`. It serves only
+    // beside the DSA one. With two workers, it is built and verified on the second while the
+    // first builds and verifies the DSA one; with one, after the DSA one, if that one serves.
     let mut dsa_run_seconds = reference.run_seconds;
+    let mut native_seconds = reference.build_seconds + original_run_seconds;
+    let natives_may_pay = match lab.settings.native_first {
+        When::Never => false,
+        When::Always => true,
+        When::Auto => reference.run_seconds > 0.25 && reference.run_seconds > 2.0 * original_run_seconds,
+    };
     if lab.settings.single_build != When::Never {
-        let tried = match lab.single_build_obstacle() {
-            Some(why) => Err(why),
+        let (tried, native_tried) = match lab.single_build_obstacle() {
+            Some(why) => (Err(why), None),
             None => {
-                let worker0 = lock(lab, 0)?;
-                let tried = lab.try_single_build(&worker0, &start, &reference).map_err(TuneError::internal)?;
-                drop(worker0);
-                counts.other_builds += 1;
+                let shared: &Lab<'_> = lab;
+                let dsa = || {
+                    let worker0 = lock(shared, 0)?;
+                    shared.try_single_build(&worker0, &start, &reference).map_err(TuneError::internal)
+                };
+                let tried = if natives_may_pay && shared.workers.len() > 1 {
+                    std::thread::scope(|s| {
+                        let second = s.spawn(|| {
+                            let worker1 = lock(shared, 1)?;
+                            shared.try_single_native(&worker1, &start, &original_records).map_err(TuneError::internal)
+                        });
+                        let dsa = dsa();
+                        let native = second.join().unwrap_or_else(|_| Err(TuneError::Internal(anyhow!("a worker thread panicked"))));
+                        Ok::<_, TuneError>((dsa?, Some(native?)))
+                    })?
+                } else {
+                    (dsa()?, None)
+                };
+                counts.other_builds += 1 + usize::from(tried.1.is_some());
                 tried
             }
         };
@@ -1156,6 +1239,25 @@ pub fn prepare(lab: &mut Lab<'_>) -> Result<Prepared, TuneError> {
                 return Err(TuneError::Internal(anyhow!("--single-build always, but the single build cannot serve: {why}")))
             }
             Err(why) => warnings.push(format!("no single build ({why}): every DSA candidate is built")),
+        }
+        if lab.single.is_some() && natives_may_pay {
+            let tried = match native_tried {
+                Some(tried) => tried,
+                None => {
+                    let worker0 = lock(lab, 0)?;
+                    let tried = lab.try_single_native(&worker0, &start, &original_records).map_err(TuneError::internal)?;
+                    drop(worker0);
+                    counts.other_builds += 1;
+                    tried
+                }
+            };
+            match tried {
+                Ok((program, seconds)) => {
+                    lab.single_native = Some(program);
+                    native_seconds = seconds;
+                }
+                Err(why) => warnings.push(format!("no native single build ({why}): candidates' native runs are builds of their own")),
+            }
         }
     }
 
@@ -1189,10 +1291,10 @@ pub fn prepare(lab: &mut Lab<'_>) -> Result<Prepared, TuneError> {
     lab.native_first = match lab.settings.native_first {
         When::Never => false,
         When::Always => true,
-        // A DSA run costs more than twice a build and a native run (the DSA build's time
-        // stands for the native build's): rejecting natively first saves whenever a fair share
-        // of candidates fail.
-        When::Auto => dsa_run_seconds > 2.0 * (reference.build_seconds + original_run_seconds),
+        // A DSA run costs more than twice a native one (a run of the native single build, or
+        // else a build and a run, the DSA build's time standing for the native build's):
+        // rejecting natively first saves whenever a fair share of candidates fail.
+        When::Auto => dsa_run_seconds > 2.0 * native_seconds,
     };
     if lab.quick {
         console.stage(&format!(
@@ -1202,8 +1304,10 @@ pub fn prepare(lab: &mut Lab<'_>) -> Result<Prepared, TuneError> {
     }
     if lab.native_first {
         console.stage(&format!(
-            "candidates run natively first: a DSA run takes {:.1} s, a native one {:.2} s",
-            dsa_run_seconds, original_run_seconds
+            "candidates run natively first: a DSA run takes {:.1} s, a native one {:.2} s ({})",
+            dsa_run_seconds,
+            native_seconds,
+            if lab.single_native.is_some() { "a run of the native single build" } else { "a build and a run" }
         ));
     }
     if lab.settings.timeout.is_none() {
@@ -1277,6 +1381,7 @@ pub fn tune_for(lab: &Lab<'_>, prepared: &Prepared, req: &Requirement) -> Result
     counts.rejected = rejected.len();
     counts.quick_builds = lab.quick;
     counts.single_build = lab.single.is_some();
+    counts.single_native = lab.single_native.is_some();
     counts.native_first = lab.native_first;
     counts.native_after = lab.native_after.load(std::sync::atomic::Ordering::Relaxed);
     counts.two_seeds = lab.two_seeds();

@@ -223,6 +223,9 @@ pub fn summary(report: &Report) -> String {
     if c.single_build {
         let _ = writeln!(s, "DSA candidates were runs of one single build, each unit's format chosen at run time; the configuration found was rebuilt");
     }
+    if c.single_native {
+        let _ = writeln!(s, "candidates' native runs were runs of one native single build too (each unit in its format's round-to-nearest arithmetic)");
+    }
     if c.speculated > 0 {
         let _ = writeln!(
             s,

@@ -177,6 +177,12 @@ fn candidates_run_natively_first_find_the_same_configuration_and_skip_dsa_runs_t
     let offset = &r["knobs"][3];
     assert!(offset["evidence"].as_str().is_some_and(|e| e.starts_with("natively:")), "{offset}");
     assert!(run.stdout.contains("candidates ran natively first"), "{}", run.stdout);
+    // Native runs too were runs of a single build (built natively, verified bit for bit on the
+    // original and a lowered configuration): the search compiled nothing.
+    assert_eq!((c["single_build"].as_bool(), c["single_native"].as_bool()), (Some(true), Some(true)), "{c}");
+    assert_eq!(c["compilations"], 0, "{c}");
+    assert!(run.stdout.contains("native runs were runs of one native single build"), "{}", run.stdout);
+    assert!(run.stderr.contains("a run of the native single build"), "{}", run.stderr);
     // The configuration found still passed under DSA, with both seeds.
     assert_eq!(r["final_check"]["dsa_recheck_valid"], true, "{}", r["final_check"]);
 }
