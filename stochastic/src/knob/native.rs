@@ -88,6 +88,17 @@ impl Ndyn {
         }
     }
 
+    /// A result in format `f`, computed as that format's native arithmetic does: `double` in
+    /// binary64; `single` in `f32`, rounded to nearest into a 16-bit format.
+    #[inline(always)]
+    fn computed(f: Fmt, double: impl FnOnce() -> f64, single: impl FnOnce() -> f32) -> Ndyn {
+        match f {
+            Fmt::F64 => Ndyn::double(double()),
+            Fmt::F32 => Ndyn::single(single(), Fmt::F32),
+            f => Ndyn::single(narrow_half(f, single()), f),
+        }
+    }
+
     /// The value as a native float of format `G`, which must hold it exactly.
     #[inline(always)]
     pub(super) fn native<G: Format>(self) -> G {
@@ -158,11 +169,7 @@ macro_rules! ndyn_ops {
             #[inline(always)]
             fn $op(self, rhs: Ndyn) -> Ndyn {
                 let (a, b) = Dyn::meet(self, rhs);
-                match a.f {
-                    Fmt::F64 => Ndyn::double($Op::$op(a.r, b.r)),
-                    Fmt::F32 => Ndyn::single($Op::$op(a.s(), b.s()), Fmt::F32),
-                    f => Ndyn::single(narrow_half(f, $Op::$op(a.s(), b.s())), f),
-                }
+                Ndyn::computed(a.f, || $Op::$op(a.r, b.r), || $Op::$op(a.s(), b.s()))
             }
         }
     )*};
@@ -221,11 +228,7 @@ macro_rules! ndyn_methods {
                 #[doc = concat!("`", stringify!($u), "` of the value's format (of `f32` for a 16-bit one).")]
                 #[inline]
                 pub fn $u(self) -> Ndyn {
-                    match self.f {
-                        Fmt::F64 => Ndyn::double(self.r.$u()),
-                        Fmt::F32 => Ndyn::single(self.s().$u(), Fmt::F32),
-                        f => Ndyn::single(narrow_half(f, self.s().$u()), f),
-                    }
+                    Ndyn::computed(self.f, || self.r.$u(), || self.s().$u())
                 }
             )*
             $(
@@ -233,11 +236,7 @@ macro_rules! ndyn_methods {
                 #[inline]
                 pub fn $b(self, o: Ndyn) -> Ndyn {
                     let (a, b) = Dyn::meet(self, o);
-                    match a.f {
-                        Fmt::F64 => Ndyn::double(a.r.$b(b.r)),
-                        Fmt::F32 => Ndyn::single(a.s().$b(b.s()), Fmt::F32),
-                        f => Ndyn::single(narrow_half(f, a.s().$b(b.s())), f),
-                    }
+                    Ndyn::computed(a.f, || a.r.$b(b.r), || a.s().$b(b.s()))
                 }
             )*
             $(
@@ -250,11 +249,7 @@ macro_rules! ndyn_methods {
             /// `self^n`.
             #[inline]
             pub fn powi(self, n: i32) -> Ndyn {
-                match self.f {
-                    Fmt::F64 => Ndyn::double(self.r.powi(n)),
-                    Fmt::F32 => Ndyn::single(self.s().powi(n), Fmt::F32),
-                    f => Ndyn::single(narrow_half(f, self.s().powi(n)), f),
-                }
+                Ndyn::computed(self.f, || self.r.powi(n), || self.s().powi(n))
             }
             /// `self * a + b`, rounded once in the format of the three.
             #[inline]
