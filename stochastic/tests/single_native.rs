@@ -11,6 +11,8 @@ macro_rules! written {
         #[fptune::tune]
         mod $m {
             #[allow(unused_imports)]
+            use fptune::__rt::{Knob, Ndyn};
+            #[allow(unused_imports)]
             use fptune::{bf16, f16};
 
             pub fn kernel(n: usize) -> (Vec<$x>, $s, $n) {
@@ -51,44 +53,9 @@ written!(w0: f16, f32, f16, f64);
 written!(w1: bf16, f16, f32, f32);
 written!(w2: f32, f64, bf16, f16);
 
-/// The same code as the native single build writes it: every knob `Knob<f64, unit, Ndyn>`.
-#[fptune::__convert]
-mod single {
-    use fptune::__rt::{Knob, Ndyn};
-
-    type Out = (Vec<Knob<f64, 1, Ndyn>>, Knob<f64, 2, Ndyn>, Knob<f64, 3, Ndyn>);
-
-    pub fn kernel(n: usize) -> Out {
-        let mut a: Vec<Knob<f64, 0, Ndyn>> = vec![0.0; n * n];
-        let mut x: Vec<Knob<f64, 1, Ndyn>> = vec![1.0; n];
-        let mut s: Knob<f64, 2, Ndyn> = 0.0;
-        let mut norm: Knob<f64, 3, Ndyn> = 0.0;
-        for i in 0..n {
-            for j in 0..n {
-                a[i * n + j] = 1.0 / ((i + j + 1) as f64);
-            }
-        }
-        for k in 0..6 {
-            s = 0.0;
-            for i in 0..n {
-                let mut row = 0.0;
-                for j in 0..n {
-                    row = row + a[i * n + j] * x[j];
-                }
-                s = s + row;
-                x[i] = row * 0.75 - 0.125 * x[i] / (k as f64 + 1.5);
-            }
-            let m: Knob<f64, 3, Ndyn> = norm * norm + s.sqrt() * (k as f64);
-            norm = m.sqrt() + s.sin().abs() + s.powi(2).min(m);
-            if s > 100.0 {
-                s = s / 64.0;
-            }
-            let cut = (norm * 8.0) as usize % n;
-            x[cut] = x[cut].max(s);
-        }
-        (x, s, norm)
-    }
-}
+// The same code as the native single build writes it (under `#[fptune::tune]`, the markers
+// kept): every knob `Knob<f64, unit, Ndyn>`.
+written!(single: Knob<f64, 0, Ndyn>, Knob<f64, 1, Ndyn>, Knob<f64, 2, Ndyn>, Knob<f64, 3, Ndyn>);
 
 fn records(x: &dyn Checkable) -> Vec<Record> {
     let mut out = Vec::new();
