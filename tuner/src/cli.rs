@@ -129,9 +129,9 @@ pub struct RunArgs {
     /// time and gives the same results so built.
     #[arg(long, value_enum, value_name = "WHEN", default_value_t = When::Auto)]
     pub quick_builds: When,
-    /// Build and run each candidate natively first, and under DSA only when its native results
-    /// meet the requirement: `auto` does when a DSA run takes more than twice a build and a
-    /// native run.
+    /// Run each candidate natively first, and under DSA only when its native results meet the
+    /// requirement: `auto` does when a DSA run takes more than twice a native one (a run of the
+    /// native single build, or else a build and a run).
     #[arg(long, value_enum, value_name = "WHEN", default_value_t = When::Auto)]
     pub native_first: When,
     /// Build the crate once with every unit's format chosen when the program starts, and run

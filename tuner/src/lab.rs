@@ -237,6 +237,8 @@ pub struct Lab<'a> {
     /// Successors run ahead of their round ([`Oracle::speculate`]) whose test ended, with its
     /// build and run seconds, until the search looks at them (or the requirement ends).
     speculated: Mutex<HashMap<Configuration, (f64, f64)>>,
+    /// Held while this run writes into `settings.out` (its cache, logs and report).
+    _out_lock: std::fs::File,
 }
 
 impl<'a> Lab<'a> {
@@ -250,6 +252,18 @@ impl<'a> Lab<'a> {
         std::fs::create_dir_all(&logs)
             .with_context(|| format!("cannot create the output directory {}", logs.display()))
             .map_err(TuneError::Usage)?;
+        // One run at a time writes into an output directory: two would overwrite each other's
+        // cache and logs.
+        let out_lock_path = settings.out.join(".lock");
+        let out_lock = std::fs::File::create(&out_lock_path)
+            .with_context(|| format!("cannot create {}", out_lock_path.display()))
+            .map_err(TuneError::Usage)?;
+        if out_lock.try_lock().is_err() {
+            return Err(TuneError::Usage(anyhow!(
+                "another fptune run is writing into {}: wait for it to end, or give this one another directory with --out DIR",
+                settings.out.display()
+            )));
+        }
         let key = cache_key(ws, inv, settings, &run);
         let (cache, warning) = Cache::load(settings.out.join("cache.json"), key).map_err(TuneError::internal)?;
         let mut workers = Vec::new();
@@ -301,6 +315,7 @@ impl<'a> Lab<'a> {
             stop_on_overflow: false,
             last_save: Mutex::new(Instant::now()),
             speculated: Mutex::new(HashMap::new()),
+            _out_lock: out_lock,
         })
     }
 

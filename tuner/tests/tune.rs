@@ -259,6 +259,16 @@ fn bad_input_gets_a_usage_error_that_says_what_to_do() {
     let run = fptune(&krate, &["--digits", "2"]);
     assert_eq!(run.code, 2);
     assert!(run.stderr.contains("no knobs"), "{}", run.stderr);
+    // Another run writing into the same output directory (here: its lock held by the test).
+    std::fs::write(&main, &text).expect("write");
+    let out = krate.join("fptune.out");
+    std::fs::create_dir_all(&out).expect("out dir");
+    let lock = std::fs::File::create(out.join(".lock")).expect("lock file");
+    lock.try_lock().expect("the test takes the lock");
+    let run = fptune(&krate, &["--digits", "2"]);
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(run.stderr.contains("another fptune run is writing into") && run.stderr.contains("--out DIR"), "{}", run.stderr);
+    assert!(!out.join("cache.json").exists() && !out.join("report.json").exists());
 }
 
 #[test]
