@@ -17,6 +17,13 @@ pub(crate) trait Half32: Copy {
     fn widen(self) -> f32;
     /// `x` rounded to nearest (ties to even).
     fn narrow(x: f32) -> Self;
+    /// `x` rounded to nearest (ties to even) into the format, as binary32: `narrow` then
+    /// `widen`, without the bits leaving the vector register between them where that is
+    /// possible (a value on a dependency chain, like a running sum, waits for both).
+    #[inline(always)]
+    fn round(x: f32) -> f32 {
+        Self::narrow(x).widen()
+    }
 }
 
 impl Half32 for f16 {
@@ -27,6 +34,10 @@ impl Half32 for f16 {
     #[inline(always)]
     fn narrow(x: f32) -> Self {
         f32_to_f16(x)
+    }
+    #[inline(always)]
+    fn round(x: f32) -> f32 {
+        round_f16(x)
     }
 }
 
@@ -136,6 +147,40 @@ pub(crate) fn f32_to_f16(x: f32) -> f16 {
     }
 }
 
+/// `x` rounded to nearest (ties to even) onto binary16, as binary32.
+#[inline(always)]
+pub(crate) fn round_f16(x: f32) -> f32 {
+    #[cfg(all(target_arch = "x86_64", target_feature = "f16c"))]
+    {
+        use std::arch::x86_64::{_mm_cvtph_ps, _mm_cvtps_ph, _mm_cvtss_f32, _mm_set_ss};
+        // SAFETY: the target has F16C (compile-time feature). Immediate 0: to nearest even.
+        unsafe { _mm_cvtss_f32(_mm_cvtph_ps(_mm_cvtps_ph::<0>(_mm_set_ss(x)))) }
+    }
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "f16c")))]
+    {
+        if detect::has_f16c() {
+            let out: f32;
+            // SAFETY: the CPU has F16C and AVX (checked above); registers only. Immediate 0:
+            // round to nearest even, whatever MXCSR says.
+            unsafe {
+                std::arch::asm!(
+                    "vcvtps2ph {v}, {v}, 0",
+                    "vcvtph2ps {v}, {v}",
+                    v = inout(xmm_reg) x => out,
+                    options(pure, nomem, nostack, preserves_flags),
+                );
+            }
+            out
+        } else {
+            f16::from_f32(x).to_f32()
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        f16::from_f32(x).to_f32()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -165,6 +210,8 @@ mod tests {
         for x in cases {
             let (ours, theirs) = (f32_to_f16(x), f16::from_f32(x));
             assert!(ours.to_bits() == theirs.to_bits() || (ours.is_nan() && theirs.is_nan()), "{x:e} ({:#010x})", x.to_bits());
+            let (round, widened) = (round_f16(x), theirs.to_f32());
+            assert!(round.to_bits() == widened.to_bits() || (round.is_nan() && widened.is_nan()), "round {x:e}");
         }
     }
 }

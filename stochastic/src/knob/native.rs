@@ -35,8 +35,8 @@ pub struct Ndyn {
 #[inline(always)]
 fn narrow_half(f: Fmt, x: f32) -> f32 {
     match f {
-        Fmt::F16 => <f16 as Half32>::narrow(x).widen(),
-        _ => <bf16 as Half32>::narrow(x).widen(),
+        Fmt::F16 => <f16 as Half32>::round(x),
+        _ => <bf16 as Half32>::round(x),
     }
 }
 
