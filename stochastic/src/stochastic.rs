@@ -388,6 +388,19 @@ pub(crate) fn record(kind: Instability) {
     }
 }
 
+/// A native single build's operation overflowed a 16-bit format (a finite value rounded to an
+/// infinity): under [`STOP_ON_OVERFLOW_ENV`], the process ends as a DSA run's does; otherwise the
+/// infinity goes on, as in the configuration's own native build. (An overflow makes a candidate
+/// invalid under DSA, and the configuration's native code overflows there too.)
+#[cold]
+#[inline(never)]
+pub(crate) fn native_overflow() {
+    if stop_on_overflow() {
+        eprintln!("fptune: stopped at the first overflow of a 16-bit format in a native run ({STOP_ON_OVERFLOW_ENV} is set)");
+        std::process::exit(OVERFLOW_EXIT_CODE);
+    }
+}
+
 /// The environment variable that makes a run end at its first overflow of a 16-bit format, with
 /// exit code [`OVERFLOW_EXIT_CODE`]. The tuner sets it for candidates: an overflow makes a
 /// candidate invalid, so the rest of its run (often the slowest part: values gone infinite or

@@ -230,7 +230,8 @@ pub struct Lab<'a> {
     /// A configuration found failed its DSA re-check: from then on the search runs the
     /// candidates under DSA with two seeds.
     two_seeds: std::sync::atomic::AtomicBool,
-    /// Candidates' DSA runs end at their first 16-bit overflow (not the reference's).
+    /// Candidates' runs end at their first 16-bit overflow (not the reference's): see
+    /// [`Lab::stops_at_overflow`].
     stop_on_overflow: bool,
     /// When the cache was last written.
     last_save: Mutex<Instant>,
@@ -357,10 +358,18 @@ impl<'a> Lab<'a> {
         if let Some(config) = formats {
             cmd = cmd.env(fptune::__rt::FORMATS_ENV, config.key());
         }
-        if self.stop_on_overflow && seed.is_some() {
+        if self.stops_at_overflow(seed, formats.is_some()) {
             cmd = cmd.env(fptune::stochastic::STOP_ON_OVERFLOW_ENV, "1");
         }
         process::run(&cmd, self.timeout, log)
+    }
+
+    /// Whether a candidate's run under DSA with `seed` (`None`: native), of a single build or
+    /// not, ends at its first 16-bit overflow ([`fptune::stochastic::STOP_ON_OVERFLOW_ENV`]): DSA
+    /// runs, and runs of the native single build (whose 16-bit roundings check for it; a
+    /// configuration's own native build does not).
+    fn stops_at_overflow(&self, seed: Option<u64>, single: bool) -> bool {
+        self.stop_on_overflow && (seed.is_some() || single)
     }
 
     /// The sources of a configuration: knobs at their formats, and for the stochastic build
@@ -541,7 +550,7 @@ impl<'a> Lab<'a> {
                     let checked = validate::read_run(&out)?;
                     RunResult::Finished { overflows: checked.overflows(), records: checked.records }
                 }
-                Status::Exited(fptune::stochastic::OVERFLOW_EXIT_CODE) if self.stop_on_overflow && seed.is_some() => {
+                Status::Exited(fptune::stochastic::OVERFLOW_EXIT_CODE) if self.stops_at_overflow(seed, single.is_some()) => {
                     RunResult::Overflowed
                 }
                 Status::Exited(code) => {

@@ -179,6 +179,9 @@ fn candidates_run_natively_first_find_the_same_configuration_and_skip_dsa_runs_t
     assert!(c["native_rejected"].as_u64().is_some_and(|n| n > 0), "{c}");
     let offset = &r["knobs"][3];
     assert!(offset["evidence"].as_str().is_some_and(|e| e.starts_with("natively:")), "{offset}");
+    // `wide` (70000) in binary16: the native single build's run stopped at the overflow.
+    let wide = &r["knobs"][2];
+    assert!(wide["evidence"].as_str().is_some_and(|e| e.starts_with("natively:") && e.contains("overflow")), "{wide}");
     assert!(run.stdout.contains("candidates ran natively first"), "{}", run.stdout);
     // Native runs too were runs of a single build (built natively, verified bit for bit on the
     // original and a lowered configuration): the search compiled nothing.

@@ -31,13 +31,36 @@ pub struct Ndyn {
 }
 
 /// `x`, a result computed in binary32, rounded to nearest into the 16-bit format `f`, as `rt`'s
-/// `Arith` and `HalfMath` round it (binary32 holds the result exactly).
+/// `Arith` and `HalfMath` round it (binary32 holds the result exactly). A finite `x` rounded to
+/// an infinity is an overflow ([`overflowed`]).
 #[inline(always)]
 fn narrow_half(f: Fmt, x: f32) -> f32 {
-    match f {
+    let r = match f {
         Fmt::F16 => <f16 as Half32>::round(x),
         _ => <bf16 as Half32>::round(x),
+    };
+    if r.is_infinite() && x.is_finite() {
+        overflowed();
     }
+    r
+}
+
+/// A 16-bit result overflowed: the run ends there when the tuner asks it to, as a DSA run does
+/// ([`crate::stochastic::STOP_ON_OVERFLOW_ENV`]); otherwise it goes on with the infinity, as the
+/// configuration's own native build does.
+#[cold]
+#[inline(never)]
+fn overflowed() {
+    crate::stochastic::native_overflow();
+}
+
+/// `y`, the value `x` rounded into 16-bit format `G`, after the check of [`narrow_half`].
+#[inline(always)]
+fn checked_half<G: Format>(x: f64, y: G) -> G {
+    if G::PRECISION < 24 && y.to_repr().to_f64().is_infinite() && x.is_finite() {
+        overflowed();
+    }
+    y
 }
 
 /// `$e` with `$v` bound to the value as a native float of its format.
@@ -130,7 +153,7 @@ impl Dyn for Ndyn {
 
     #[inline(always)]
     fn lit(l: Lit, f: Fmt) -> Ndyn {
-        at_format!(f, G => Ndyn::of(l.to::<G>(), f))
+        at_format!(f, G => Ndyn::of(checked_half(l.d, l.to::<G>()), f))
     }
 
     #[inline(always)]
@@ -140,7 +163,7 @@ impl Dyn for Ndyn {
 
     #[inline]
     fn from_f64(x: f64, f: Fmt) -> Ndyn {
-        at_format!(f, G => Ndyn::of(G::from_repr(G::nearest(x)), f))
+        at_format!(f, G => Ndyn::of(checked_half(x, G::from_repr(G::nearest(x))), f))
     }
 
     #[inline(always)]
