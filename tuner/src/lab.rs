@@ -22,6 +22,7 @@ use crate::model::{CandidateRun, Configuration, FloatFormat, Knob, KnobKind, Out
 use crate::probe::{self, DiagnosticLike, Probing, Round};
 use crate::process::{self, Command, Status};
 use crate::scratch::{Scratch, ScratchOptions};
+use crate::screen::Screening;
 use crate::search::{self, Oracle, Problem, SearchOptions, SearchResult};
 use crate::validate::{self, Reference, Requirement};
 use crate::workspace::{RunTarget, Workspace};
@@ -106,6 +107,10 @@ pub struct Counts {
     /// Whether candidates were built and run natively before their DSA run.
     #[serde(default)]
     pub native_first: bool,
+    /// With `native_first` on `auto`, candidates sent to DSA directly, their stratum's native
+    /// runs refusing too few to pay ([`crate::screen`]).
+    #[serde(default)]
+    pub native_unscreened: usize,
     /// Whether candidates valid under DSA were run natively too (after a configuration found
     /// failed its native re-check).
     #[serde(default)]
@@ -224,6 +229,9 @@ pub struct Lab<'a> {
     single_native: Option<PathBuf>,
     /// Candidates are built and run natively before their DSA run.
     native_first: bool,
+    /// With `native_first` on `auto`: which candidates are, from what screening has paid so
+    /// far ([`Screening`]); `None`: every one.
+    screening: Option<Screening>,
     /// A configuration found failed its native re-check: from then on the search runs the
     /// candidates valid under DSA natively too.
     native_after: std::sync::atomic::AtomicBool,
@@ -311,6 +319,7 @@ impl<'a> Lab<'a> {
             single: None,
             single_native: None,
             native_first: false,
+            screening: None,
             native_after: std::sync::atomic::AtomicBool::new(false),
             two_seeds: std::sync::atomic::AtomicBool::new(false),
             stop_on_overflow: false,
@@ -434,10 +443,29 @@ impl<'a> Lab<'a> {
         Ok((run, false))
     }
 
-    /// Whether a candidate's native build is part of its validity in the search: with
-    /// `native_first`, and once a configuration found has failed its native re-check.
-    fn natively_checked(&self) -> bool {
-        self.native_first || self.native_after.load(std::sync::atomic::Ordering::Relaxed)
+    /// Whether candidates valid under DSA run natively too, once a configuration found has
+    /// failed its native re-check.
+    fn native_after(&self) -> bool {
+        self.native_after.load(std::sync::atomic::Ordering::Relaxed)
+    }
+
+    /// The pass of the precision ladder `config` belongs to, for [`Screening`]: the ladder step
+    /// of its narrowest format.
+    fn stratum(&self, config: &Configuration) -> usize {
+        let formats = &self.settings.ladder.formats;
+        config.0.iter().filter_map(|f| formats.iter().position(|g| g == f)).max().unwrap_or(0)
+    }
+
+    /// Whether `config`, about to be tested, runs natively first: with `native_first`, when its
+    /// native run is known already, or else as [`Screening`] decides (always, without it).
+    fn screens(&self, config: &Configuration) -> bool {
+        if !self.native_first {
+            return false;
+        }
+        if self.recall_run(config, None).is_some() {
+            return true;
+        }
+        self.screening.as_ref().is_none_or(|s| s.screens(self.stratum(config)))
     }
 
     /// Whether candidates run under DSA with two seeds, once a configuration found has failed
@@ -447,11 +475,12 @@ impl<'a> Lab<'a> {
     }
 
     /// The runs that make a candidate valid, in the order they are made (`None`: native):
-    /// natively first with `native_first`; under DSA with the search's seed, and the next one
-    /// too with [`Lab::two_seeds`] (from the same build: the sources do not change, so cargo
-    /// has nothing to do); natively last once [`Lab::natively_checked`].
-    fn checks(&self) -> Vec<Option<u64>> {
-        checks(self.settings.seed, self.native_first, self.two_seeds(), self.natively_checked())
+    /// natively first when it is `screened` ([`Lab::screens`]); under DSA with the search's
+    /// seed, and the next one too with [`Lab::two_seeds`] (from the same build: the sources do
+    /// not change, so cargo has nothing to do); natively last, when not first, once
+    /// [`Lab::native_after`].
+    fn checks(&self, screened: bool) -> Vec<Option<u64>> {
+        checks(self.settings.seed, screened, self.two_seeds(), self.native_after())
     }
 
     /// The seed of the final DSA re-check: one the search did not use.
@@ -733,9 +762,9 @@ impl LabOracle<'_, '_> {
 
     /// The outcome of [`Lab::checks`] taken in turn with the runs `run` gives (`None`: the run
     /// is unknown, and so is the outcome): the first check that fails decides.
-    fn decide(&self, mut run: impl FnMut(Option<u64>) -> Result<Option<(CandidateRun, bool)>>) -> Result<Option<Outcome>> {
+    fn decide(&self, screened: bool, mut run: impl FnMut(Option<u64>) -> Result<Option<(CandidateRun, bool)>>) -> Result<Option<Outcome>> {
         let mut last = None;
-        for seed in self.lab.checks() {
+        for seed in self.lab.checks(screened) {
             let Some((run, cached)) = run(seed)? else { return Ok(None) };
             let outcome = self.judge_any(&run, cached);
             let failed = !outcome.is_valid();
@@ -748,25 +777,47 @@ impl LabOracle<'_, '_> {
     }
 
     /// The outcome of `config` known from the cache ([`Oracle::recall`]): the first check that
-    /// fails decides; `None` while a check before it has not run.
+    /// fails decides; `None` while a check before it has not run. A native run first is one of
+    /// the checks when it is known (candidates sent to DSA directly have none).
     fn recalled(&self, config: &Configuration) -> Option<Outcome> {
-        self.decide(|seed| Ok(self.lab.recall_run(config, seed).map(|run| (run, true)))).ok().flatten()
+        let screened = self.lab.native_first && self.lab.recall_run(config, None).is_some();
+        self.decide(screened, |seed| Ok(self.lab.recall_run(config, seed).map(|run| (run, true)))).ok().flatten()
     }
 
     /// Tests one configuration on `worker`: each of [`Lab::checks`] in turn, until one fails.
     /// The outcome's times add those of the runs made.
     fn test_one(&self, worker: &Worker, config: &Configuration) -> Result<Outcome> {
         let mut spent: Option<(f64, f64)> = None;
-        let outcome = self.decide(|seed| {
+        let screened = self.lab.screens(config);
+        // The seconds of the native run first and of the DSA run with the search's seed, when
+        // made now: what screening learns from.
+        let (mut native, mut dsa) = (None, None);
+        let mut first = true;
+        let outcome = self.decide(screened, |seed| {
             let (run, cached) = self.lab.run_config(worker, config, seed)?;
             if !cached {
                 let s = spent.get_or_insert((0.0, 0.0));
                 s.0 += run.build_seconds;
                 s.1 += run.run_seconds;
+                match seed {
+                    None if first && screened => native = Some(run.run_seconds),
+                    Some(seed) if seed == self.lab.settings.seed => dsa = Some(run.run_seconds),
+                    _ => {}
+                }
             }
+            first = false;
             Ok(Some((run, cached)))
         })?;
         let mut outcome = outcome.ok_or_else(|| anyhow!("no check to run"))?;
+        if let Some(screening) = &self.lab.screening {
+            let stratum = self.lab.stratum(config);
+            if let Some(seconds) = native {
+                screening.screened(stratum, seconds, matches!(outcome.invalid, Some(Reason::NativeFailed { .. })));
+            }
+            if let Some(seconds) = dsa {
+                screening.dsa_ran(stratum, seconds);
+            }
+        }
         if let Some((build, run)) = spent {
             (outcome.build_seconds, outcome.run_seconds, outcome.cached) = (build, run, false);
         }
@@ -1315,11 +1366,15 @@ pub fn prepare(lab: &mut Lab<'_>) -> Result<Prepared, TuneError> {
     lab.native_first = match lab.settings.native_first {
         When::Never => false,
         When::Always => true,
-        // A DSA run costs more than twice a native one (a run of the native single build, or
-        // else a build and a run, the DSA build's time standing for the native build's):
-        // rejecting natively first saves whenever a fair share of candidates fail.
-        When::Auto => dsa_run_seconds > 2.0 * native_seconds,
+        // With the native single build, candidate by candidate as screening pays in the pass
+        // ([`Screening`]). Without it, when a DSA run costs more than twice a native one (a
+        // build and a run, the DSA build's time standing for the native build's): rejecting
+        // natively first then saves whenever half the candidates fail.
+        When::Auto => natives_may_pay && (lab.single_native.is_some() || dsa_run_seconds > 2.0 * native_seconds),
     };
+    if lab.native_first && lab.settings.native_first == When::Auto {
+        lab.screening = Some(Screening::new(native_seconds, dsa_run_seconds));
+    }
     if lab.quick {
         console.stage(&format!(
             "candidates are built unoptimised: the reference runs in {:.3} s, builds in {:.1} s",
@@ -1328,7 +1383,8 @@ pub fn prepare(lab: &mut Lab<'_>) -> Result<Prepared, TuneError> {
     }
     if lab.native_first {
         console.stage(&format!(
-            "candidates run natively first: a DSA run takes {:.1} s, a native one {:.2} s ({})",
+            "candidates run natively first{}: a DSA run takes {:.1} s, a native one {:.2} s ({})",
+            if lab.screening.is_some() { " where it pays" } else { "" },
             dsa_run_seconds,
             native_seconds,
             if lab.single_native.is_some() { "a run of the native single build" } else { "a build and a run" }
@@ -1368,6 +1424,10 @@ pub fn tune_for(lab: &Lab<'_>, prepared: &Prepared, req: &Requirement) -> Result
     // runs again (from the cache: only new configurations cost anything), a bounded number of
     // times.
     let mut rejected: HashMap<Configuration, Reason> = HashMap::new();
+    // What screening learnt belongs to a requirement: a pass's native refusals depend on it.
+    if let Some(screening) = &lab.screening {
+        screening.reset();
+    }
     let (result, final_check) = loop {
         let mut oracle = LabOracle { lab, reference: &reference, req, rejected: &rejected, successors: Vec::new() };
         let result =
@@ -1383,7 +1443,7 @@ pub fn tune_for(lab: &Lab<'_>, prepared: &Prepared, req: &Requirement) -> Result
             console.stage("a configuration valid under DSA failed with another seed: candidates now run under DSA with two seeds");
             lab.two_seeds.store(true, std::sync::atomic::Ordering::Relaxed);
         }
-        if check.reason.is_some() && !lab.natively_checked() {
+        if check.reason.is_some() && !lab.native_after() {
             // Random rounding does not show everything round-to-nearest does (a sum that
             // stagnates in binary16): the native build joins the validity of candidates.
             console.stage("a configuration valid under DSA failed natively: candidates valid under DSA now run natively too");
@@ -1407,6 +1467,7 @@ pub fn tune_for(lab: &Lab<'_>, prepared: &Prepared, req: &Requirement) -> Result
     counts.single_build = lab.single.is_some();
     counts.single_native = lab.single_native.is_some();
     counts.native_first = lab.native_first;
+    counts.native_unscreened = lab.screening.as_ref().map_or(0, |s| s.totals().1 as usize);
     counts.native_after = lab.native_after.load(std::sync::atomic::Ordering::Relaxed);
     counts.two_seeds = lab.two_seeds();
     counts.total_seconds = started.elapsed().as_secs_f64();
@@ -1424,16 +1485,16 @@ pub fn tune_for(lab: &Lab<'_>, prepared: &Prepared, req: &Requirement) -> Result
 }
 
 /// The runs a candidate must pass, in order ([`Lab::checks`]): `None` is the native build.
-fn checks(seed: u64, native_first: bool, two_seeds: bool, natively: bool) -> Vec<Option<u64>> {
+fn checks(seed: u64, screened: bool, two_seeds: bool, native_after: bool) -> Vec<Option<u64>> {
     let mut checks = Vec::with_capacity(4);
-    if native_first {
+    if screened {
         checks.push(None);
     }
     checks.push(Some(seed));
     if two_seeds {
         checks.push(Some(seed.wrapping_add(1)));
     }
-    if natively && !native_first {
+    if native_after && !screened {
         checks.push(None);
     }
     checks

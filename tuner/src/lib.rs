@@ -22,6 +22,7 @@ pub mod validate;
 
 pub mod cache;
 pub mod search;
+pub mod screen;
 
 pub mod batch;
 pub mod chart;

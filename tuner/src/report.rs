@@ -242,7 +242,15 @@ pub fn summary(report: &Report) -> String {
             "candidates ran natively first: {} failed there and were not run under DSA",
             c.native_rejected
         );
-    } else if c.native_after {
+        if c.native_unscreened > 0 {
+            let _ = writeln!(
+                s,
+                "{} candidates ran under DSA directly: in their pass, native runs refused too few to pay for themselves",
+                c.native_unscreened
+            );
+        }
+    }
+    if c.native_after {
         let _ = writeln!(
             s,
             "a configuration valid under DSA failed natively, so candidates valid under DSA also ran natively: {} failed there",
