@@ -1283,7 +1283,15 @@ pub fn prepare(lab: &mut Lab<'_>) -> Result<Prepared, TuneError> {
                     std::thread::scope(|s| {
                         let second = s.spawn(|| {
                             let worker1 = lock(shared, 1)?;
-                            shared.try_single_native(&worker1, &start, &original_records).map_err(TuneError::internal)
+                            let native = shared.try_single_native(&worker1, &start, &original_records).map_err(TuneError::internal)?;
+                            // The DSA single build takes longest: meanwhile, the DSA run of the
+                            // configuration its runs are verified on, by that configuration's own
+                            // build, goes to the cache, where `try_single_build` finds it.
+                            let mixed = shared.lowered_every_other(&start);
+                            shared
+                                .run_config_times(&worker1, &mixed, Some(shared.settings.seed), 1, Build::Each)
+                                .map_err(TuneError::internal)?;
+                            Ok(native)
                         });
                         let dsa = dsa();
                         let native = second.join().unwrap_or_else(|_| Err(TuneError::Internal(anyhow!("a worker thread panicked"))));

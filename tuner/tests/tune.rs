@@ -169,7 +169,9 @@ fn building_each_candidate_finds_what_the_single_build_finds() {
 #[test]
 fn candidates_run_natively_first_find_the_same_configuration_and_skip_dsa_runs_that_fail() {
     let (_dir, krate) = fixture("tune_sum");
-    let run = fptune(&krate, &["--digits", "2", "-j", "1", "--native-first", "always", "--quick-builds", "never"]);
+    // Two workers: the native single build is built and verified on the second while the first
+    // builds the DSA single build.
+    let run = fptune(&krate, &["--digits", "2", "-j", "2", "--native-first", "always", "--quick-builds", "never"]);
     assert_eq!(run.code, 0, "stdout:\n{}\nstderr:\n{}", run.stdout, run.stderr);
     let r = report(&krate);
     assert_eq!(found(&r), tune_sum_at_2_digits());
