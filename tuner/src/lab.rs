@@ -1323,6 +1323,12 @@ pub fn prepare(lab: &mut Lab<'_>) -> Result<Prepared, TuneError> {
             }
             Err(why) => warnings.push(format!("no single build ({why}): every DSA candidate is built")),
         }
+        if lab.single.is_none() && matches!(native_tried, Some(Ok(_))) {
+            warnings.push(
+                "the native single build built beside it is not used without it: candidates' native runs are builds of their own"
+                    .to_string(),
+            );
+        }
         if lab.single.is_some() && natives_may_pay {
             let tried = match native_tried {
                 Some(tried) => tried,
