@@ -78,20 +78,33 @@ mod detect {
     }
 }
 
+/// The body of a conversion, by what the target and the CPU have: `compiled` when the target
+/// has F16C (intrinsics), `detected` when it is x86_64 without it but the CPU has it (inline
+/// assembly behind [`detect::has_f16c`]), `otherwise` `half`'s own code.
+macro_rules! by_f16c {
+    (compiled: $compiled:block, detected: $detected:block, otherwise: $otherwise:block) => {{
+        #[cfg(all(target_arch = "x86_64", target_feature = "f16c"))]
+        let value = $compiled;
+        #[cfg(all(target_arch = "x86_64", not(target_feature = "f16c")))]
+        let value = if detect::has_f16c() { $detected } else { $otherwise };
+        #[cfg(not(target_arch = "x86_64"))]
+        let value = $otherwise;
+        value
+    }};
+}
+
 /// `x` exactly, as binary32.
 #[inline(always)]
 pub(crate) fn f16_to_f32(x: f16) -> f32 {
-    #[cfg(all(target_arch = "x86_64", target_feature = "f16c"))]
-    {
-        use std::arch::x86_64::{_mm_cvtph_ps, _mm_cvtsi32_si128, _mm_cvtss_f32};
-        // SAFETY: the target has F16C (compile-time feature).
-        unsafe { _mm_cvtss_f32(_mm_cvtph_ps(_mm_cvtsi32_si128(i32::from(x.to_bits())))) }
-    }
-    #[cfg(all(target_arch = "x86_64", not(target_feature = "f16c")))]
-    {
-        if detect::has_f16c() {
+    by_f16c!(
+        compiled: {
+            use std::arch::x86_64::{_mm_cvtph_ps, _mm_cvtsi32_si128, _mm_cvtss_f32};
+            // SAFETY: the target has F16C (compile-time feature).
+            unsafe { _mm_cvtss_f32(_mm_cvtph_ps(_mm_cvtsi32_si128(i32::from(x.to_bits())))) }
+        },
+        detected: {
             let out: f32;
-            // SAFETY: the CPU has F16C and AVX (checked above); registers only.
+            // SAFETY: the CPU has F16C and AVX (checked by `by_f16c!`); registers only.
             unsafe {
                 std::arch::asm!(
                     "vmovd {v}, {b:e}",
@@ -102,31 +115,24 @@ pub(crate) fn f16_to_f32(x: f16) -> f32 {
                 );
             }
             out
-        } else {
-            x.to_f32()
-        }
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        x.to_f32()
-    }
+        },
+        otherwise: { x.to_f32() }
+    )
 }
 
 /// `x` rounded to nearest (ties to even) into binary16.
 #[inline(always)]
 pub(crate) fn f32_to_f16(x: f32) -> f16 {
-    #[cfg(all(target_arch = "x86_64", target_feature = "f16c"))]
-    {
-        use std::arch::x86_64::{_mm_cvtps_ph, _mm_cvtsi128_si32, _mm_set_ss};
-        // SAFETY: the target has F16C (compile-time feature). Immediate 0: to nearest even.
-        unsafe { f16::from_bits(_mm_cvtsi128_si32(_mm_cvtps_ph::<0>(_mm_set_ss(x))) as u16) }
-    }
-    #[cfg(all(target_arch = "x86_64", not(target_feature = "f16c")))]
-    {
-        if detect::has_f16c() {
+    by_f16c!(
+        compiled: {
+            use std::arch::x86_64::{_mm_cvtps_ph, _mm_cvtsi128_si32, _mm_set_ss};
+            // SAFETY: the target has F16C (compile-time feature). Immediate 0: to nearest even.
+            unsafe { f16::from_bits(_mm_cvtsi128_si32(_mm_cvtps_ph::<0>(_mm_set_ss(x))) as u16) }
+        },
+        detected: {
             let bits: u32;
-            // SAFETY: the CPU has F16C and AVX (checked above); registers only. Immediate 0:
-            // round to nearest even, whatever MXCSR says.
+            // SAFETY: the CPU has F16C and AVX (checked by `by_f16c!`); registers only.
+            // Immediate 0: round to nearest even, whatever MXCSR says.
             unsafe {
                 std::arch::asm!(
                     "vcvtps2ph {v}, {v}, 0",
@@ -137,31 +143,25 @@ pub(crate) fn f32_to_f16(x: f32) -> f16 {
                 );
             }
             f16::from_bits(bits as u16)
-        } else {
-            f16::from_f32(x)
-        }
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        f16::from_f32(x)
-    }
+        },
+        otherwise: { f16::from_f32(x) }
+    )
 }
 
-/// `x` rounded to nearest (ties to even) onto binary16, as binary32.
+/// `x` rounded to nearest (ties to even) onto binary16, as binary32: [`f32_to_f16`] then
+/// [`f16_to_f32`] without the bits leaving the vector register.
 #[inline(always)]
 pub(crate) fn round_f16(x: f32) -> f32 {
-    #[cfg(all(target_arch = "x86_64", target_feature = "f16c"))]
-    {
-        use std::arch::x86_64::{_mm_cvtph_ps, _mm_cvtps_ph, _mm_cvtss_f32, _mm_set_ss};
-        // SAFETY: the target has F16C (compile-time feature). Immediate 0: to nearest even.
-        unsafe { _mm_cvtss_f32(_mm_cvtph_ps(_mm_cvtps_ph::<0>(_mm_set_ss(x)))) }
-    }
-    #[cfg(all(target_arch = "x86_64", not(target_feature = "f16c")))]
-    {
-        if detect::has_f16c() {
+    by_f16c!(
+        compiled: {
+            use std::arch::x86_64::{_mm_cvtph_ps, _mm_cvtps_ph, _mm_cvtss_f32, _mm_set_ss};
+            // SAFETY: the target has F16C (compile-time feature). Immediate 0: to nearest even.
+            unsafe { _mm_cvtss_f32(_mm_cvtph_ps(_mm_cvtps_ph::<0>(_mm_set_ss(x)))) }
+        },
+        detected: {
             let out: f32;
-            // SAFETY: the CPU has F16C and AVX (checked above); registers only. Immediate 0:
-            // round to nearest even, whatever MXCSR says.
+            // SAFETY: the CPU has F16C and AVX (checked by `by_f16c!`); registers only.
+            // Immediate 0: round to nearest even, whatever MXCSR says.
             unsafe {
                 std::arch::asm!(
                     "vcvtps2ph {v}, {v}, 0",
@@ -171,14 +171,9 @@ pub(crate) fn round_f16(x: f32) -> f32 {
                 );
             }
             out
-        } else {
-            f16::from_f32(x).to_f32()
-        }
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        f16::from_f32(x).to_f32()
-    }
+        },
+        otherwise: { f16::from_f32(x).to_f32() }
+    )
 }
 
 #[cfg(test)]
