@@ -790,9 +790,9 @@ impl LabOracle<'_, '_> {
         let mut spent: Option<(f64, f64)> = None;
         let screened = self.lab.screens(config);
         // The seconds of the native run first and of the DSA run with the search's seed, when
-        // made now: what screening learns from.
+        // made now: what screening learns from. (Screened, the native run is the first check and
+        // the only native one: `checks` puts one last only for a candidate not screened.)
         let (mut native, mut dsa) = (None, None);
-        let mut first = true;
         let outcome = self.decide(screened, |seed| {
             let (run, cached) = self.lab.run_config(worker, config, seed)?;
             if !cached {
@@ -800,12 +800,11 @@ impl LabOracle<'_, '_> {
                 s.0 += run.build_seconds;
                 s.1 += run.run_seconds;
                 match seed {
-                    None if first && screened => native = Some(run.run_seconds),
+                    None if screened => native = Some(run.run_seconds),
                     Some(seed) if seed == self.lab.settings.seed => dsa = Some(run.run_seconds),
                     _ => {}
                 }
             }
-            first = false;
             Ok(Some((run, cached)))
         })?;
         let mut outcome = outcome.ok_or_else(|| anyhow!("no check to run"))?;
