@@ -119,10 +119,11 @@ pub(crate) fn direction_bits() -> u64 {
 }
 
 /// 62 fresh random bits under the marker bit. (Every thread's first operation comes here before
-/// it rounds: the place to choose the kernels, once per process.)
+/// it rounds: the place to choose the kernels and read `FPTUNE_DETECT`, once per process.)
 #[cold]
 #[inline(never)]
 fn refill() -> u64 {
     crate::lanes::init();
+    crate::stochastic::detect_from_env();
     (next_u64() >> 2) | (1 << 62)
 }

@@ -176,8 +176,52 @@ pub(crate) fn enable_cpu(flags: u32) {
     DETECT.fetch_or(flags & (SIMD_BIT | FMA_BIT), Ordering::Relaxed);
 }
 
+/// The environment variable that chooses which instabilities a run detects from its start:
+/// `all`, `none`, or kinds by [`Instability::key`] separated by commas (`overflow,underflow`).
+/// Read once, before the first operation rounds or the program first sets the detection itself,
+/// so that the program's own [`set_detected`] calls win. The tuner sets it to `overflow` for
+/// candidates' runs: a candidate's validity needs no other kind, and the others' checks cost
+/// run time (the operands' noise tests of every product, the cancellation test of every sum).
+pub const DETECT_ENV: &str = "FPTUNE_DETECT";
+
+/// The kinds named by a [`DETECT_ENV`] value.
+pub fn parse_detected(list: &str) -> Result<Vec<Instability>, String> {
+    let mut kinds = Vec::new();
+    for word in list.split(',').map(str::trim).filter(|w| !w.is_empty()) {
+        match word {
+            "all" => kinds.extend(Instability::ALL),
+            "none" => {}
+            _ => match Instability::ALL.into_iter().find(|k| k.key() == word) {
+                Some(k) => kinds.push(k),
+                None => {
+                    let known: Vec<&str> = Instability::ALL.iter().map(|k| k.key()).collect();
+                    return Err(format!("unknown instability {word:?}; known: all, none, {}", known.join(", ")));
+                }
+            },
+        }
+    }
+    Ok(kinds)
+}
+
+/// Applies [`DETECT_ENV`], once per process (see there).
+pub(crate) fn detect_from_env() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        let Ok(list) = std::env::var(DETECT_ENV) else { return };
+        match parse_detected(&list) {
+            Ok(kinds) => {
+                let bits = kinds.iter().fold(0, |b, k| b | k.bit());
+                DETECT.fetch_and(!ALL_ON, Ordering::Relaxed);
+                DETECT.fetch_or(bits, Ordering::Relaxed);
+            }
+            Err(e) => eprintln!("fptune: {DETECT_ENV}={list:?} ignored: {e}"),
+        }
+    });
+}
+
 /// Turns the detection of one kind on or off.
 pub fn set_detected(kind: Instability, on: bool) {
+    detect_from_env();
     if on {
         DETECT.fetch_or(kind.bit(), Ordering::Relaxed);
     } else {
@@ -187,6 +231,7 @@ pub fn set_detected(kind: Instability, on: bool) {
 
 /// Turns the detection of every kind on or off (CADNA's `CADNA_ALL` / `CADNA_NO_...`).
 pub fn set_all_detected(on: bool) {
+    detect_from_env();
     if on {
         DETECT.fetch_or(ALL_ON, Ordering::Relaxed);
     } else {
@@ -352,6 +397,17 @@ mod tests {
     }
 
     #[test]
+    fn detection_lists_name_kinds_by_key() {
+        assert_eq!(parse_detected("overflow"), Ok(vec![Instability::Overflow]));
+        assert_eq!(parse_detected(" overflow, underflow ,"), Ok(vec![Instability::Overflow, Instability::Underflow]));
+        assert_eq!(parse_detected("all"), Ok(Instability::ALL.to_vec()));
+        assert_eq!(parse_detected("none"), Ok(vec![]));
+        assert_eq!(parse_detected(""), Ok(vec![]));
+        let e = parse_detected("overflow,cancelation").unwrap_err();
+        assert!(e.contains("\"cancelation\"") && e.contains("cancellation"), "{e}");
+    }
+
+    #[test]
     fn default_ulps_follow_the_default_threshold() {
         assert_eq!(DEFAULT_ULPS, [cancel_ulps_for(1e8, 53), cancel_ulps_for(1e8, 24)]);
         assert_eq!(cancel_ulps_for(1.0, 53), 0);
@@ -506,6 +562,7 @@ impl fmt::Display for Report {
 
 /// The instabilities detected so far, all threads together.
 pub fn report() -> Report {
+    detect_from_env();
     let registry = REGISTRY.lock().unwrap_or_else(PoisonError::into_inner);
     let mut counts = [0u64; KINDS];
     let mut per_thread = Vec::with_capacity(registry.len());
