@@ -650,25 +650,31 @@ impl Lab<'_> {
         };
         let mixed = self.lowered_every_other(start);
         let seed = Some(self.settings.seed);
-        let single_run = |config: &Configuration| self.build_and_run(worker, config, seed, 1, Build::Single(&kept));
-        let differs = |own: &CandidateRun, single: &CandidateRun| {
-            (single.result != own.result).then(|| {
-                format!(
-                    "its run of {} differs from that configuration's own build ({})",
-                    single.configuration,
-                    single.failure().map_or_else(|| "other checked values".to_string(), |r| r.to_string())
-                )
-            })
-        };
-        let on_start = single_run(start)?;
-        if let Some(why) = differs(reference, &on_start) {
+        let on_start = self.build_and_run(worker, start, seed, 1, Build::Single(&kept))?;
+        if let Some(why) = single_differs(reference, &on_start) {
             return Ok(Err(why));
         }
         let own_mixed = self.run_config_times(worker, &mixed, seed, 1, Build::Each)?.0;
-        if let Some(why) = differs(&own_mixed, &single_run(&mixed)?) {
+        if let Some(why) = single_differs(&own_mixed, &self.build_and_run(worker, &mixed, seed, 1, Build::Single(&kept))?) {
             return Ok(Err(why));
         }
         Ok(Ok((kept, on_start.run_seconds)))
+    }
+
+    /// The first half of [`Lab::try_single_build`], for a worker of its own while the reference
+    /// runs on another: the single build, and its runs on `start` and on
+    /// [`Lab::lowered_every_other`], to be compared by [`single_verdict`] with the
+    /// configurations' own runs once they are known.
+    fn single_build_ahead(&self, worker: &Worker, start: &Configuration) -> Result<Result<SingleAhead, String>> {
+        self.console.stage("building the single build (every unit's format chosen at run time)");
+        let kept = match self.build_single(worker, true)? {
+            Ok(kept) => kept,
+            Err(why) => return Ok(Err(why)),
+        };
+        let seed = Some(self.settings.seed);
+        let on_start = self.build_and_run(worker, start, seed, 1, Build::Single(&kept))?;
+        let on_mixed = self.build_and_run(worker, &self.lowered_every_other(start), seed, 1, Build::Single(&kept))?;
+        Ok(Ok(SingleAhead { program: kept, on_start, on_mixed }))
     }
 
     /// Builds the single build's sources ([`convert::single_build_sources`]) on `worker`: under
@@ -723,6 +729,35 @@ impl Lab<'_> {
             return Ok(Err(format!("run of {mixed} differs from that configuration's native build ({})", why_not(&single))));
         }
         Ok(Ok((exe, on_start.run_seconds)))
+    }
+}
+
+/// The single build made beside the reference ([`Lab::single_build_ahead`]): its program and its
+/// runs on the reference's configuration and on the mixed one, not yet compared.
+struct SingleAhead {
+    program: PathBuf,
+    on_start: CandidateRun,
+    on_mixed: CandidateRun,
+}
+
+/// Why a run of the single build does not serve, when its records differ from those of the
+/// configuration's own build.
+fn single_differs(own: &CandidateRun, single: &CandidateRun) -> Option<String> {
+    (single.result != own.result).then(|| {
+        format!(
+            "its run of {} differs from that configuration's own build ({})",
+            single.configuration,
+            single.failure().map_or_else(|| "other checked values".to_string(), |r| r.to_string())
+        )
+    })
+}
+
+/// [`Lab::try_single_build`]'s verdict on a single build made ahead: its program and run time on
+/// the reference when both runs match the own builds' (`reference`, `own_mixed`).
+fn single_verdict(ahead: SingleAhead, reference: &CandidateRun, own_mixed: &CandidateRun) -> Result<(PathBuf, f64), String> {
+    match single_differs(reference, &ahead.on_start).or_else(|| single_differs(own_mixed, &ahead.on_mixed)) {
+        Some(why) => Err(why),
+        None => Ok((ahead.program, ahead.on_start.run_seconds)),
     }
 }
 
@@ -1239,75 +1274,80 @@ pub fn prepare(lab: &mut Lab<'_>) -> Result<Prepared, TuneError> {
     lab.capped = capped.keys().copied().collect();
     let start = declared_start(&lab.inv.knobs, &units);
 
-    // 3. The reference: every knob at its declared format, under DSA.
+    // 3. The reference: every knob at its declared format, under DSA. With two workers, the
+    // DSA single build (step 4), the longest build, compiles on the second meanwhile, and makes
+    // its runs on the configurations it is verified on.
     console.stage("running the DSA reference");
-    let worker0 = lock(lab, 0)?;
-    let (reference, cached) =
-        lab.run_config(&worker0, &start, Some(lab.settings.seed)).map_err(TuneError::internal)?;
-    drop(worker0);
-    lab.save_cache().map_err(TuneError::internal)?;
-    counts.other_builds += usize::from(!cached);
-    let log = reference.log.as_ref().map(|l| lab.settings.out.join(l).display().to_string()).unwrap_or_default();
-    let records = match &reference.result {
-        RunResult::Finished { records, .. } => records.clone(),
-        RunResult::BuildFailed { error } => {
-            return Err(TuneError::Internal(anyhow!(
-                "the stochastic build of the original does not compile (a case fptune does not convert yet): {error}\n(full log: {log})"
-            )))
-        }
-        _ => {
-            let failure = reference.failure().map(|r| r.to_string()).unwrap_or_default();
-            return Err(TuneError::Original(anyhow!("the original program under DSA failed: {failure}\n(full log: {log})")));
-        }
-    };
-
-    // 4. The single build: one program for every DSA candidate. And its native twin, for
-    // every candidate's native run, when native runs may pay: when they may come first (a DSA
-    // run costs a good deal, and more than twice the original's native run; not for programs
-    // whose DSA runs take milliseconds), or always with `--native-first always`. It serves only
-    // beside the DSA one. With two workers, it is built and verified on the second while the
-    // first builds and verifies the DSA one; with one, after the DSA one, if that one serves.
-    let mut dsa_run_seconds = reference.run_seconds;
-    let mut native_seconds = reference.build_seconds + original_run_seconds;
-    let natives_may_pay = match lab.settings.native_first {
-        When::Never => false,
-        When::Always => true,
-        When::Auto => reference.run_seconds > 0.25 && reference.run_seconds > 2.0 * original_run_seconds,
-    };
-    if lab.settings.single_build != When::Never {
-        let (tried, native_tried) = match lab.single_build_obstacle() {
-            Some(why) => (Err(why), None),
-            None => {
-                let shared: &Lab<'_> = lab;
-                let dsa = || {
-                    let worker0 = lock(shared, 0)?;
-                    shared.try_single_build(&worker0, &start, &reference).map_err(TuneError::internal)
-                };
-                let tried = if natives_may_pay && shared.workers.len() > 1 {
-                    std::thread::scope(|s| {
-                        let second = s.spawn(|| {
-                            let worker1 = lock(shared, 1)?;
-                            let native = shared.try_single_native(&worker1, &start, &original_records).map_err(TuneError::internal)?;
-                            // The DSA single build takes longest: meanwhile, the DSA run of the
-                            // configuration its runs are verified on, by that configuration's own
-                            // build, goes to the cache, where `try_single_build` finds it.
-                            let mixed = shared.lowered_every_other(&start);
-                            shared
-                                .run_config_times(&worker1, &mixed, Some(shared.settings.seed), 1, Build::Each)
-                                .map_err(TuneError::internal)?;
-                            Ok(native)
-                        });
-                        let dsa = dsa();
-                        let native = second.join().unwrap_or_else(|_| Err(TuneError::Internal(anyhow!("a worker thread panicked"))));
-                        Ok::<_, TuneError>((dsa?, Some(native?)))
-                    })?
-                } else {
-                    (dsa()?, None)
-                };
-                counts.other_builds += 1 + usize::from(tried.1.is_some());
-                tried
+    let obstacle = (lab.settings.single_build != When::Never).then(|| lab.single_build_obstacle());
+    let ahead = matches!(obstacle, Some(None)) && lab.workers.len() > 1;
+    let shared: &Lab<'_> = lab;
+    let steps = std::thread::scope(|s| -> Result<_, TuneError> {
+        let second = ahead.then(|| {
+            s.spawn(|| {
+                let worker1 = lock(shared, 1)?;
+                shared.single_build_ahead(&worker1, &start).map_err(TuneError::internal)
+            })
+        });
+        let worker0 = lock(shared, 0)?;
+        let (reference, cached) =
+            shared.run_config(&worker0, &start, Some(shared.settings.seed)).map_err(TuneError::internal)?;
+        shared.save_cache().map_err(TuneError::internal)?;
+        let mut other_builds = usize::from(!cached);
+        let log = reference.log.as_ref().map(|l| shared.settings.out.join(l).display().to_string()).unwrap_or_default();
+        let records = match &reference.result {
+            RunResult::Finished { records, .. } => records.clone(),
+            RunResult::BuildFailed { error } => {
+                return Err(TuneError::Internal(anyhow!(
+                    "the stochastic build of the original does not compile (a case fptune does not convert yet): {error}\n(full log: {log})"
+                )))
+            }
+            _ => {
+                let failure = reference.failure().map(|r| r.to_string()).unwrap_or_default();
+                return Err(TuneError::Original(anyhow!("the original program under DSA failed: {failure}\n(full log: {log})")));
             }
         };
+        // Native runs may pay when they may come first (a DSA run costs a good deal, and more
+        // than twice the original's native run; not for programs whose DSA runs take
+        // milliseconds), or always with `--native-first always`.
+        let natives_may_pay = match shared.settings.native_first {
+            When::Never => false,
+            When::Always => true,
+            When::Auto => reference.run_seconds > 0.25 && reference.run_seconds > 2.0 * original_run_seconds,
+        };
+        // 4. The single build, one program for every DSA candidate (made ahead, or now). And
+        // its native twin, for every candidate's native run, when native runs may pay: it
+        // serves only beside the DSA one. Made ahead, the DSA one is verified against the own
+        // build's run of the mixed configuration, made here meanwhile, after the native one.
+        let (tried, native_tried) = match (obstacle, second) {
+            (None, _) => (None, None),
+            (Some(Some(why)), _) => (Some(Err(why)), None),
+            (Some(None), Some(second)) => {
+                let native_tried = if natives_may_pay {
+                    other_builds += 1;
+                    Some(shared.try_single_native(&worker0, &start, &original_records).map_err(TuneError::internal)?)
+                } else {
+                    None
+                };
+                let mixed = shared.lowered_every_other(&start);
+                let (own_mixed, _) = shared
+                    .run_config_times(&worker0, &mixed, Some(shared.settings.seed), 1, Build::Each)
+                    .map_err(TuneError::internal)?;
+                let made = second.join().unwrap_or_else(|_| Err(TuneError::Internal(anyhow!("a worker thread panicked"))))?;
+                other_builds += 1;
+                (Some(made.and_then(|made| single_verdict(made, &reference, &own_mixed))), native_tried)
+            }
+            (Some(None), None) => {
+                other_builds += 1;
+                (Some(shared.try_single_build(&worker0, &start, &reference).map_err(TuneError::internal)?), None)
+            }
+        };
+        Ok((reference, records, other_builds, natives_may_pay, tried, native_tried))
+    })?;
+    let (reference, records, other_builds, natives_may_pay, tried, native_tried) = steps;
+    counts.other_builds += other_builds;
+    let mut dsa_run_seconds = reference.run_seconds;
+    let mut native_seconds = reference.build_seconds + original_run_seconds;
+    if let Some(tried) = tried {
         // Its runs are a little slower than a configuration's own build's (formats are
         // dispatched at run time): it serves when a run of it costs less than a build and a run.
         let tried = tried.and_then(|(program, seconds)| {
@@ -1334,14 +1374,13 @@ pub fn prepare(lab: &mut Lab<'_>) -> Result<Prepared, TuneError> {
             );
         }
         if lab.single.is_some() && natives_may_pay {
+            // With one worker, the native one is built only now that the DSA one serves.
             let tried = match native_tried {
                 Some(tried) => tried,
                 None => {
                     let worker0 = lock(lab, 0)?;
-                    let tried = lab.try_single_native(&worker0, &start, &original_records).map_err(TuneError::internal)?;
-                    drop(worker0);
                     counts.other_builds += 1;
-                    tried
+                    lab.try_single_native(&worker0, &start, &original_records).map_err(TuneError::internal)?
                 }
             };
             match tried {
