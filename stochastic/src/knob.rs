@@ -144,16 +144,36 @@ pub fn set_formats(list: &str) -> Result<(), String> {
     Ok(())
 }
 
-/// The format of unit `k` in this run.
+/// The format of unit `k` in this run: one load from the table on the path every store takes
+/// once the formats are read (a unit the run names), the rest out of line.
 #[inline(always)]
 fn unit_format(k: u32, declared: Fmt) -> Fmt {
+    // A nonzero entry is a format `init` or `set_formats` wrote: the value is all a reader needs
+    // of them, so it is read without ordering.
+    match TABLE.get(k as usize).and_then(|v| Fmt::from_u8(v.load(AtomicOrdering::Relaxed))) {
+        Some(f) => f,
+        None => unit_format_slow(k, declared),
+    }
+}
+
+/// [`unit_format`] before the formats are read, or for a unit the run does not name: that unit
+/// keeps its declared format, which goes into the table (a unit's knobs share their declared
+/// type: the probe build grouped them because rustc made them share it), so that its next
+/// reads take the one load too.
+#[cold]
+#[inline(never)]
+fn unit_format_slow(k: u32, declared: Fmt) -> Fmt {
     if !READY.load(AtomicOrdering::Acquire) {
         init();
     }
-    TABLE
-        .get(k as usize)
-        .and_then(|v| Fmt::from_u8(v.load(AtomicOrdering::Relaxed)))
-        .unwrap_or(declared)
+    let Some(slot) = TABLE.get(k as usize) else { return declared };
+    match Fmt::from_u8(slot.load(AtomicOrdering::Relaxed)) {
+        Some(f) => f,
+        None => {
+            slot.store(declared as u8, AtomicOrdering::Relaxed);
+            declared
+        }
+    }
 }
 
 /// The formats as the single build names them.

@@ -179,8 +179,8 @@ pub(crate) fn enable_cpu(flags: u32) {
 /// The environment variable that chooses which instabilities a run detects from its start:
 /// `all`, `none`, or kinds by [`Instability::key`] separated by commas (`overflow,underflow`).
 /// Read once, before the first operation rounds or the program first sets the detection itself,
-/// so that the program's own [`set_detected`] calls win. The tuner sets it to `overflow` for
-/// candidates' runs: a candidate's validity needs no other kind, and the others' checks cost
+/// so that the program's own [`set_detected`] calls win. The tuner sets it to `overflow` for its
+/// DSA runs: a candidate's validity needs no other kind, and the others' checks cost
 /// run time (the operands' noise tests of every product, the cancellation test of every sum).
 pub const DETECT_ENV: &str = "FPTUNE_DETECT";
 
