@@ -32,7 +32,7 @@ pub struct Ndyn {
 
 /// `x`, a result computed in binary32, rounded to nearest into the 16-bit format `f`, as `rt`'s
 /// `Arith` and `HalfMath` round it (binary32 holds the result exactly). A finite `x` rounded to
-/// an infinity is an overflow ([`overflowed`]).
+/// an infinity is an overflow ([`crate::stochastic::native_overflow`]).
 #[inline(always)]
 fn narrow_half(f: Fmt, x: f32) -> f32 {
     let r = match f {
@@ -40,25 +40,16 @@ fn narrow_half(f: Fmt, x: f32) -> f32 {
         _ => <bf16 as Half32>::round(x),
     };
     if r.is_infinite() && x.is_finite() {
-        overflowed();
+        crate::stochastic::native_overflow();
     }
     r
-}
-
-/// A 16-bit result overflowed: the run ends there when the tuner asks it to, as a DSA run does
-/// ([`crate::stochastic::STOP_ON_OVERFLOW_ENV`]); otherwise it goes on with the infinity, as the
-/// configuration's own native build does.
-#[cold]
-#[inline(never)]
-fn overflowed() {
-    crate::stochastic::native_overflow();
 }
 
 /// `y`, the value `x` rounded into 16-bit format `G`, after the check of [`narrow_half`].
 #[inline(always)]
 fn checked_half<G: Format>(x: f64, y: G) -> G {
     if G::PRECISION < 24 && y.to_repr().to_f64().is_infinite() && x.is_finite() {
-        overflowed();
+        crate::stochastic::native_overflow();
     }
     y
 }
