@@ -637,35 +637,12 @@ impl Lab<'_> {
         (!fixed.is_empty()).then(|| format!("a `const` or `static` knob cannot take a format at run time: {}", fixed.join(", ")))
     }
 
-    /// Builds the single build ([`convert::single_build_sources`]) on `worker` and checks that
-    /// its runs give, bit for bit, the records of the configurations' own builds: the reference
-    /// (`start`, already run) and a configuration with every other unit lowered one step. The
-    /// program and its run time on `start` when they do; otherwise why not (the search then
-    /// builds every candidate). [`Lab::single_build_obstacle`] must have found nothing.
-    fn try_single_build(&self, worker: &Worker, start: &Configuration, reference: &CandidateRun) -> Result<Result<(PathBuf, f64), String>> {
-        self.console.stage("building the single build (every unit's format chosen at run time)");
-        let kept = match self.build_single(worker, true)? {
-            Ok(kept) => kept,
-            Err(why) => return Ok(Err(why)),
-        };
-        let mixed = self.lowered_every_other(start);
-        let seed = Some(self.settings.seed);
-        let on_start = self.build_and_run(worker, start, seed, 1, Build::Single(&kept))?;
-        if let Some(why) = single_differs(reference, &on_start) {
-            return Ok(Err(why));
-        }
-        let own_mixed = self.run_config_times(worker, &mixed, seed, 1, Build::Each)?.0;
-        if let Some(why) = single_differs(&own_mixed, &self.build_and_run(worker, &mixed, seed, 1, Build::Single(&kept))?) {
-            return Ok(Err(why));
-        }
-        Ok(Ok((kept, on_start.run_seconds)))
-    }
-
-    /// The first half of [`Lab::try_single_build`], for a worker of its own while the reference
-    /// runs on another: the single build, and its runs on `start` and on
-    /// [`Lab::lowered_every_other`], to be compared by [`single_verdict`] with the
-    /// configurations' own runs once they are known.
-    fn single_build_ahead(&self, worker: &Worker, start: &Configuration) -> Result<Result<SingleAhead, String>> {
+    /// Builds the single build ([`convert::single_build_sources`]) on `worker` and runs it on
+    /// `start` and on [`Lab::lowered_every_other`]: [`single_verdict`] then compares those runs
+    /// with the configurations' own (the reference, already run, and the mixed configuration's),
+    /// which another worker may be making meanwhile. Why not when it does not compile.
+    /// [`Lab::single_build_obstacle`] must have found nothing.
+    fn make_single_build(&self, worker: &Worker, start: &Configuration) -> Result<Result<SingleMade, String>> {
         self.console.stage("building the single build (every unit's format chosen at run time)");
         let kept = match self.build_single(worker, true)? {
             Ok(kept) => kept,
@@ -674,7 +651,7 @@ impl Lab<'_> {
         let seed = Some(self.settings.seed);
         let on_start = self.build_and_run(worker, start, seed, 1, Build::Single(&kept))?;
         let on_mixed = self.build_and_run(worker, &self.lowered_every_other(start), seed, 1, Build::Single(&kept))?;
-        Ok(Ok(SingleAhead { program: kept, on_start, on_mixed }))
+        Ok(Ok(SingleMade { program: kept, on_start, on_mixed }))
     }
 
     /// Builds the single build's sources ([`convert::single_build_sources`]) on `worker`: under
@@ -732,9 +709,9 @@ impl Lab<'_> {
     }
 }
 
-/// The single build made beside the reference ([`Lab::single_build_ahead`]): its program and its
-/// runs on the reference's configuration and on the mixed one, not yet compared.
-struct SingleAhead {
+/// The single build and its runs ([`Lab::make_single_build`]), not yet compared with the
+/// configurations' own runs.
+struct SingleMade {
     program: PathBuf,
     on_start: CandidateRun,
     on_mixed: CandidateRun,
@@ -752,12 +729,13 @@ fn single_differs(own: &CandidateRun, single: &CandidateRun) -> Option<String> {
     })
 }
 
-/// [`Lab::try_single_build`]'s verdict on a single build made ahead: its program and run time on
-/// the reference when both runs match the own builds' (`reference`, `own_mixed`).
-fn single_verdict(ahead: SingleAhead, reference: &CandidateRun, own_mixed: &CandidateRun) -> Result<(PathBuf, f64), String> {
-    match single_differs(reference, &ahead.on_start).or_else(|| single_differs(own_mixed, &ahead.on_mixed)) {
+/// Whether the single build serves: its program and its run time on the reference when both
+/// its runs give, bit for bit, the records of the configurations' own builds (`reference`,
+/// `own_mixed`); otherwise why not (the search then builds every candidate).
+fn single_verdict(made: SingleMade, reference: &CandidateRun, own_mixed: &CandidateRun) -> Result<(PathBuf, f64), String> {
+    match single_differs(reference, &made.on_start).or_else(|| single_differs(own_mixed, &made.on_mixed)) {
         Some(why) => Err(why),
-        None => Ok((ahead.program, ahead.on_start.run_seconds)),
+        None => Ok((made.program, made.on_start.run_seconds)),
     }
 }
 
@@ -1285,7 +1263,7 @@ pub fn prepare(lab: &mut Lab<'_>) -> Result<Prepared, TuneError> {
         let second = ahead.then(|| {
             s.spawn(|| {
                 let worker1 = lock(shared, 1)?;
-                shared.single_build_ahead(&worker1, &start).map_err(TuneError::internal)
+                shared.make_single_build(&worker1, &start).map_err(TuneError::internal)
             })
         });
         let worker0 = lock(shared, 0)?;
@@ -1316,13 +1294,14 @@ pub fn prepare(lab: &mut Lab<'_>) -> Result<Prepared, TuneError> {
         };
         // 4. The single build, one program for every DSA candidate (made ahead, or now). And
         // its native twin, for every candidate's native run, when native runs may pay: it
-        // serves only beside the DSA one. Made ahead, the DSA one is verified against the own
-        // build's run of the mixed configuration, made here meanwhile, after the native one.
+        // serves only beside the DSA one. The DSA one is verified against the own build's run
+        // of the mixed configuration, made here (meanwhile, when it is made ahead, after the
+        // native one; with one worker, the native one follows if the DSA one serves).
         let (tried, native_tried) = match (obstacle, second) {
             (None, _) => (None, None),
             (Some(Some(why)), _) => (Some(Err(why)), None),
-            (Some(None), Some(second)) => {
-                let native_tried = if natives_may_pay {
+            (Some(None), second) => {
+                let native_tried = if natives_may_pay && second.is_some() {
                     other_builds += 1;
                     Some(shared.try_single_native(&worker0, &start, &original_records).map_err(TuneError::internal)?)
                 } else {
@@ -1332,13 +1311,12 @@ pub fn prepare(lab: &mut Lab<'_>) -> Result<Prepared, TuneError> {
                 let (own_mixed, _) = shared
                     .run_config_times(&worker0, &mixed, Some(shared.settings.seed), 1, Build::Each)
                     .map_err(TuneError::internal)?;
-                let made = second.join().unwrap_or_else(|_| Err(TuneError::Internal(anyhow!("a worker thread panicked"))))?;
+                let made = match second {
+                    Some(second) => second.join().unwrap_or_else(|_| Err(TuneError::Internal(anyhow!("a worker thread panicked"))))?,
+                    None => shared.make_single_build(&worker0, &start).map_err(TuneError::internal)?,
+                };
                 other_builds += 1;
                 (Some(made.and_then(|made| single_verdict(made, &reference, &own_mixed))), native_tried)
-            }
-            (Some(None), None) => {
-                other_builds += 1;
-                (Some(shared.try_single_build(&worker0, &start, &reference).map_err(TuneError::internal)?), None)
             }
         };
         Ok((reference, records, other_builds, natives_may_pay, tried, native_tried))
