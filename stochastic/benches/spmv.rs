@@ -127,7 +127,8 @@ where
 /// binary32, then stored into their knobs: stochastic ones (`Sdyn`, the DSA single build's) or
 /// native ones (`Ndyn`, the native single build's).
 fn time_knobs<V: Dyn>(m: &Pattern, reps: usize) -> Duration {
-    fptune::__rt::set_formats("f16,f32,f16").expect("three formats");
+    // SAFETY: the bench runs on one thread.
+    unsafe { fptune::__rt::set_formats("f16,f32,f16") }.expect("three formats");
     let value = |v: f64, f: Fmt, e: i32| {
         let x = V::from_f64(v, f) / V::from_f64(3.0, f);
         let big = V::from_f64(2f64.powi(e), f);

@@ -54,33 +54,43 @@ impl Half32 for bf16 {
 
 #[cfg(all(target_arch = "x86_64", not(target_feature = "f16c")))]
 mod detect {
-    use std::sync::atomic::{AtomicU8, Ordering};
+    use crate::startup::Plain;
 
-    /// 0: not yet known; 1: no F16C; 2: F16C.
-    static F16C: AtomicU8 = AtomicU8::new(0);
+    /// Whether the CPU has F16C (and the AVX state its VEX encoding needs), as probed before
+    /// `main` ([`crate::startup`]): false until then, so a conversion takes `half`'s portable
+    /// path, which gives the same values.
+    static F16C: Plain<bool> = Plain::new(false);
 
-    #[cold]
-    #[inline(never)]
-    fn probe() -> bool {
-        let has = std::arch::is_x86_feature_detected!("f16c")
-            && std::arch::is_x86_feature_detected!("avx");
-        F16C.store(if has { 2 } else { 1 }, Ordering::Relaxed);
-        has
+    /// Probes the CPU.
+    ///
+    /// # Safety
+    /// No other thread may run (it is called before `main`).
+    pub(crate) unsafe fn probe_f16c() {
+        let has = std::arch::is_x86_feature_detected!("f16c") && std::arch::is_x86_feature_detected!("avx");
+        // SAFETY: the caller's promise.
+        unsafe { F16C.set(has) }
     }
 
     /// Whether the CPU has F16C (and the AVX state its VEX encoding needs).
     #[inline(always)]
     pub(super) fn has_f16c() -> bool {
-        match F16C.load(Ordering::Relaxed) {
-            0 => probe(),
-            v => v == 2,
-        }
+        F16C.get()
     }
 }
 
+#[cfg(all(target_arch = "x86_64", not(target_feature = "f16c")))]
+pub(crate) use detect::probe_f16c;
+
+/// Nothing to probe: the target has F16C, or is not x86_64.
+///
+/// # Safety
+/// None needed; `unsafe` as the probe it stands for.
+#[cfg(not(all(target_arch = "x86_64", not(target_feature = "f16c"))))]
+pub(crate) unsafe fn probe_f16c() {}
+
 /// The body of a conversion, by what the target and the CPU have: `compiled` when the target
 /// has F16C (intrinsics), `detected` when it is x86_64 without it but the CPU has it (inline
-/// assembly behind [`detect::has_f16c`]), `otherwise` `half`'s own code.
+/// assembly behind [`detect::has_f16c`]), `otherwise` [`soft`]'s.
 macro_rules! by_f16c {
     (compiled: $compiled:block, detected: $detected:block, otherwise: $otherwise:block) => {{
         #[cfg(all(target_arch = "x86_64", target_feature = "f16c"))]
@@ -91,6 +101,62 @@ macro_rules! by_f16c {
         let value = $otherwise;
         value
     }};
+}
+
+/// The conversions in integer and `f32` arithmetic, inlined. `half` has them too, but out of
+/// line (and its other functions detect F16C themselves, with a call): a call in a loop, even on
+/// a path never taken, keeps LLVM from hoisting any load out of it ([`crate::startup`]), and a
+/// native single build's loops read their knobs' formats at every operation.
+mod soft {
+    /// The binary16 value of bits `h`, exactly, as binary32.
+    #[inline(always)]
+    pub(super) fn widen(h: u16) -> f32 {
+        let sign = u32::from(h & 0x8000) << 16;
+        let magnitude = u32::from(h & 0x7fff);
+        let bits = if magnitude >= 0x7c00 {
+            // Infinity, or NaN (kept, made quiet).
+            let quiet = if magnitude > 0x7c00 { 0x0040_0000 } else { 0 };
+            0x7f80_0000 | ((magnitude & 0x3ff) << 13) | quiet
+        } else if magnitude >= 0x0400 {
+            // Normal: the exponent's bias 15 becomes 127.
+            (magnitude << 13) + ((127 - 15) << 23)
+        } else {
+            // Zero or subnormal: the significand times 2^-24, exact in binary32.
+            (magnitude as f32 * f32::from_bits(0x3380_0000)).to_bits()
+        };
+        f32::from_bits(sign | bits)
+    }
+
+    /// The bits of `x` rounded to nearest, ties to even, into binary16.
+    #[inline(always)]
+    pub(super) fn narrow(x: f32) -> u16 {
+        let f = x.to_bits();
+        let sign = ((f >> 16) & 0x8000) as u16;
+        let a = f & 0x7fff_ffff;
+        let bits = if a >= 0x7f80_0000 {
+            // Infinity, or NaN (its high payload bits kept, made quiet).
+            if a > 0x7f80_0000 {
+                0x7e00 | ((a >> 13) & 0x3ff) as u16
+            } else {
+                0x7c00
+            }
+        } else if a >= (127 + 16) << 23 {
+            // 2^16 and above: beyond the largest finite value and half an ulp.
+            0x7c00
+        } else if a >= (127 - 14) << 23 {
+            // Normal in binary16: rebias, then add just under half the 13 bits dropped, plus the
+            // kept last bit (ties to even); a carry goes into the exponent, up to infinity.
+            let odd = (a >> 13) & 1;
+            ((a - ((127 - 15) << 23) + 0x0fff + odd) >> 13) as u16
+        } else {
+            // Subnormal or zero in binary16: added to 0.5, whose ulp is binary16's quantum
+            // 2^-24, the value is rounded (to nearest even) by the addition itself; what is left
+            // above 0.5's bits counts quanta (1024 of them: the smallest normal, as it should).
+            let half = f32::from_bits(126 << 23);
+            ((f32::from_bits(a) + half).to_bits() - half.to_bits()) as u16
+        };
+        sign | bits
+    }
 }
 
 /// `x` exactly, as binary32.
@@ -116,7 +182,7 @@ pub(crate) fn f16_to_f32(x: f16) -> f32 {
             }
             out
         },
-        otherwise: { x.to_f32() }
+        otherwise: { soft::widen(x.to_bits()) }
     )
 }
 
@@ -144,7 +210,7 @@ pub(crate) fn f32_to_f16(x: f32) -> f16 {
             }
             f16::from_bits(bits as u16)
         },
-        otherwise: { f16::from_f32(x) }
+        otherwise: { f16::from_bits(soft::narrow(x)) }
     )
 }
 
@@ -172,7 +238,7 @@ pub(crate) fn round_f16(x: f32) -> f32 {
             }
             out
         },
-        otherwise: { f16::from_f32(x).to_f32() }
+        otherwise: { soft::widen(soft::narrow(x)) }
     )
 }
 
@@ -180,19 +246,23 @@ pub(crate) fn round_f16(x: f32) -> f32 {
 mod tests {
     use super::*;
 
+    fn same_f32(a: f32, b: f32) -> bool {
+        a.to_bits() == b.to_bits() || (a.is_nan() && b.is_nan())
+    }
+
     #[test]
     fn every_binary16_widens_as_half_does() {
         for bits in 0..=u16::MAX {
             let x = f16::from_bits(bits);
-            let (ours, theirs) = (f16_to_f32(x), x.to_f32());
-            assert!(ours.to_bits() == theirs.to_bits() || (ours.is_nan() && theirs.is_nan()), "{bits:#06x}");
+            let theirs = x.to_f32();
+            assert!(same_f32(f16_to_f32(x), theirs), "{bits:#06x}");
+            assert!(same_f32(soft::widen(bits), theirs), "software, {bits:#06x}");
         }
     }
 
-    #[test]
-    fn binary32_narrows_as_half_does() {
-        // Every binary16 value, the binary32 values next to each one and halfway between
-        // neighbours (the ties), and a million random binary32 bit patterns.
+    /// Every binary16 value, the binary32 values next to each one and halfway between
+    /// neighbours (the ties), and a million random binary32 bit patterns.
+    fn narrowing_cases() -> Vec<f32> {
         let mut cases: Vec<f32> = Vec::new();
         for bits in 0..=u16::MAX {
             let x = f16::from_bits(bits).to_f32();
@@ -202,11 +272,18 @@ mod tests {
         }
         let mut next = crate::value::splitmix(7);
         cases.extend((0..1_000_000).map(|_| f32::from_bits(next() as u32)));
-        for x in cases {
-            let (ours, theirs) = (f32_to_f16(x), f16::from_f32(x));
+        cases
+    }
+
+    #[test]
+    fn binary32_narrows_as_half_does() {
+        for x in narrowing_cases() {
+            let theirs = f16::from_f32(x);
+            let ours = f32_to_f16(x);
             assert!(ours.to_bits() == theirs.to_bits() || (ours.is_nan() && theirs.is_nan()), "{x:e} ({:#010x})", x.to_bits());
-            let (round, widened) = (round_f16(x), theirs.to_f32());
-            assert!(round.to_bits() == widened.to_bits() || (round.is_nan() && widened.is_nan()), "round {x:e}");
+            assert!(same_f32(round_f16(x), theirs.to_f32()), "round {x:e}");
+            let soft = f16::from_bits(soft::narrow(x));
+            assert!(soft.to_bits() == theirs.to_bits() || (soft.is_nan() && theirs.is_nan()), "software, {x:e} ({:#010x})", x.to_bits());
         }
     }
 }

@@ -27,14 +27,13 @@ use std::cmp::Ordering;
 use std::fmt::{Debug, Display, LowerExp};
 use std::marker::PhantomData;
 use std::ops::{Add, Div, Mul, Neg, Sub};
-use std::sync::atomic::{AtomicBool, AtomicU8, Ordering as AtomicOrdering};
-use std::sync::Once;
 
 use half::{bf16, f16};
 
 use crate::check::Checkable;
 use crate::format::Format;
 use crate::rt::{Arith, CastAs, CastOperand, Join, Lit, Math2, Scalar, Store};
+use crate::startup::Plain;
 use crate::value::Stochastic;
 
 /// The environment variable that gives each unit's format: short names (`f64`, `f32`, `f16`,
@@ -107,73 +106,53 @@ impl Fmt {
     }
 }
 
-static TABLE: [AtomicU8; MAX_UNITS] = [const { AtomicU8::new(0) }; MAX_UNITS];
-static READY: AtomicBool = AtomicBool::new(false);
-static INIT: Once = Once::new();
+/// Each unit's format as a [`Fmt`] (zero: the unit's declared format), read before `main`
+/// ([`crate::startup`]): every store into a knob reads its unit's entry, and plain loads of a
+/// value written once leave the loops that make them.
+static TABLE: Plain<[u8; MAX_UNITS]> = Plain::new([0; MAX_UNITS]);
 
-#[cold]
-#[inline(never)]
-fn init() {
-    INIT.call_once(|| {
-        if let Ok(list) = std::env::var(FORMATS_ENV) {
-            if let Err(e) = set_formats(&list) {
-                eprintln!("fptune: {FORMATS_ENV}={list:?}: {e}");
-                std::process::exit(2);
-            }
+/// Reads [`FORMATS_ENV`] into the table; a list that is not one ends the process with a
+/// message.
+///
+/// # Safety
+/// No other thread may run (it is called before `main`).
+pub(crate) unsafe fn read_formats() {
+    if let Some(list) = std::env::var_os(FORMATS_ENV) {
+        let list = list.to_string_lossy();
+        // SAFETY: the caller's promise.
+        if let Err(e) = unsafe { set_formats(&list) } {
+            eprintln!("fptune: {FORMATS_ENV}={list:?}: {e}");
+            std::process::exit(2);
         }
-        READY.store(true, AtomicOrdering::Release);
-    });
+    }
 }
 
-/// Sets the units' formats from a list like [`FORMATS_ENV`]'s (for tests; the program reads the
-/// variable when a knob is first used).
-pub fn set_formats(list: &str) -> Result<(), String> {
+/// Sets the units' formats from a list like [`FORMATS_ENV`]'s, which the program reads before
+/// `main` (tests call this instead). A knob made before keeps its value's word and is read in
+/// its unit's new format: make knobs after.
+///
+/// # Safety
+/// No other thread may use a knob meanwhile (the table is read with plain loads).
+pub unsafe fn set_formats(list: &str) -> Result<(), String> {
     let names: Vec<&str> = if list.trim().is_empty() { Vec::new() } else { list.split(',').collect() };
     if names.len() > MAX_UNITS {
         return Err(format!("{} units, at most {MAX_UNITS} can be given a format", names.len()));
     }
-    let mut formats = Vec::with_capacity(names.len());
+    let mut table = [0u8; MAX_UNITS];
     for (u, name) in names.iter().enumerate() {
         let f = Fmt::parse(name).ok_or_else(|| format!("unit {u}: `{name}` is not a format (f64, f32, f16, bf16)"))?;
-        formats.push(f);
+        table[u] = f as u8;
     }
-    for (slot, value) in TABLE.iter().zip(formats.iter().map(|&f| f as u8).chain(std::iter::repeat(0))) {
-        slot.store(value, AtomicOrdering::Relaxed);
-    }
-    READY.store(true, AtomicOrdering::Release);
+    // SAFETY: the caller's promise.
+    unsafe { TABLE.set(table) };
     Ok(())
 }
 
-/// The format of unit `k` in this run: one load from the table on the path every store takes
-/// once the formats are read (a unit the run names), the rest out of line.
+/// The format of unit `k` in this run: the table's entry, or the declared format where the run
+/// names none. Once inlined, a load LLVM can hoist and a select.
 #[inline(always)]
 fn unit_format(k: u32, declared: Fmt) -> Fmt {
-    // A nonzero entry is a format `init` or `set_formats` wrote: the value is all a reader needs
-    // of them, so it is read without ordering.
-    match TABLE.get(k as usize).and_then(|v| Fmt::from_u8(v.load(AtomicOrdering::Relaxed))) {
-        Some(f) => f,
-        None => unit_format_slow(k, declared),
-    }
-}
-
-/// [`unit_format`] before the formats are read, or for a unit the run does not name: that unit
-/// keeps its declared format, which goes into the table (a unit's knobs share their declared
-/// type: the probe build grouped them because rustc made them share it), so that its next
-/// reads take the one load too.
-#[cold]
-#[inline(never)]
-fn unit_format_slow(k: u32, declared: Fmt) -> Fmt {
-    if !READY.load(AtomicOrdering::Acquire) {
-        init();
-    }
-    let Some(slot) = TABLE.get(k as usize) else { return declared };
-    match Fmt::from_u8(slot.load(AtomicOrdering::Relaxed)) {
-        Some(f) => f,
-        None => {
-            slot.store(declared as u8, AtomicOrdering::Relaxed);
-            declared
-        }
-    }
+    TABLE.at(k as usize).and_then(Fmt::from_u8).unwrap_or(declared)
 }
 
 /// The formats as the single build names them.
@@ -294,8 +273,18 @@ pub trait Dyn:
     + Checkable
     + DynMath
 {
+    /// What a knob keeps of the value: the value without what the knob's unit gives (its
+    /// format).
+    type Word: Copy + Debug;
+
     /// The value's format.
     fn format(self) -> Fmt;
+
+    /// What a knob of the value's format keeps of it.
+    fn word(self) -> Self::Word;
+
+    /// The value a knob of format `f` keeps as `w`.
+    fn from_word(w: Self::Word, f: Fmt) -> Self;
 
     /// The value converted to format `f`: exactly when `f` holds the value's format (a retag),
     /// else rounded (at random under DSA, [`Stochastic::cast`]; to nearest natively).
@@ -401,9 +390,21 @@ impl Sdyn {
 }
 
 impl Dyn for Sdyn {
+    type Word = Sdyn;
+
     #[inline(always)]
     fn format(self) -> Fmt {
         self.f
+    }
+
+    #[inline(always)]
+    fn word(self) -> Sdyn {
+        self
+    }
+
+    #[inline(always)]
+    fn from_word(w: Sdyn, _: Fmt) -> Sdyn {
+        w
     }
 
     #[inline(always)]
@@ -563,7 +564,7 @@ macro_rules! stochastic_queries {
                 #[doc = concat!("[`Stochastic`]'s `", stringify!($q), "`.")]
                 #[inline]
                 pub fn $q(&self) -> $r {
-                    self.0.$q()
+                    self.get().$q()
                 }
             )*
         }
@@ -646,9 +647,27 @@ dyn_common!(Sdyn, Ndyn);
 /// The single build's knob type: a knob of unit `K`, declared of format `F`, holding a value of
 /// the format the run gives unit `K` ([`FORMATS_ENV`]; `F` when none): stochastic ([`Sdyn`]) in
 /// the DSA single build, native ([`Ndyn`]) in the native one.
-#[derive(Clone, Copy, Debug)]
+///
+/// A knob keeps its value's [`Dyn::Word`], without the format: that is the unit's, read from
+/// the table when the value is. (A knob of the native single build is then 8 bytes, not 16
+/// with a tag and padding: an array of knobs takes the memory of a binary64 array.)
 #[repr(transparent)]
-pub struct Knob<F, const K: u32, V = Sdyn>(V, PhantomData<F>);
+pub struct Knob<F, const K: u32, V: Dyn = Sdyn>(V::Word, PhantomData<F>);
+
+impl<F, const K: u32, V: Dyn> Clone for Knob<F, K, V> {
+    #[inline(always)]
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<F, const K: u32, V: Dyn> Copy for Knob<F, K, V> {}
+
+impl<F: Tag, const K: u32, V: Dyn> Debug for Knob<F, K, V> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_tuple("Knob").field(&self.get()).finish()
+    }
+}
 
 impl<F: Tag, const K: u32, V: Dyn> Knob<F, K, V> {
     /// The format of unit `K` in this run.
@@ -660,20 +679,26 @@ impl<F: Tag, const K: u32, V: Dyn> Knob<F, K, V> {
     /// A value stored into the knob: rounded to its format.
     #[inline(always)]
     pub fn from_dyn(x: V) -> Self {
-        Knob(x.to(Self::unit_format()), PhantomData)
+        Knob::holding(x.to(Self::unit_format()))
+    }
+
+    /// The knob holding `x`, a value of the unit's format.
+    #[inline(always)]
+    fn holding(x: V) -> Self {
+        Knob(x.word(), PhantomData)
     }
 
     /// The value.
     #[inline(always)]
     pub fn get(self) -> V {
-        self.0
+        V::from_word(self.0, Self::unit_format())
     }
 }
 
 impl<F: Tag, const K: u32, V: Dyn> Default for Knob<F, K, V> {
     #[inline]
     fn default() -> Self {
-        Knob(V::zero(Self::unit_format()), PhantomData)
+        Knob::holding(V::zero(Self::unit_format()))
     }
 }
 
@@ -683,13 +708,13 @@ macro_rules! knob_ops {
             type Output = Self;
             #[inline]
             fn $op(self, rhs: Self) -> Self {
-                Knob($Op::$op(self.0, rhs.0), PhantomData)
+                Knob::holding($Op::$op(self.get(), rhs.get()))
             }
         }
         impl<F: Tag, const K: u32, V: Dyn> std::ops::$OpAssign for Knob<F, K, V> {
             #[inline]
             fn $op_assign(&mut self, rhs: Self) {
-                self.0 = $Op::$op(self.0, rhs.0);
+                *self = Knob::holding($Op::$op(self.get(), rhs.get()));
             }
         }
     )*};
@@ -701,39 +726,39 @@ impl<F: Tag, const K: u32, V: Dyn> Neg for Knob<F, K, V> {
     type Output = Self;
     #[inline]
     fn neg(self) -> Self {
-        Knob(-self.0, PhantomData)
+        Knob::holding(-self.get())
     }
 }
 
 impl<F: Tag, const K: u32, V: Dyn> PartialEq for Knob<F, K, V> {
     #[inline]
     fn eq(&self, other: &Self) -> bool {
-        self.0 == other.0
+        self.get() == other.get()
     }
 }
 
 impl<F: Tag, const K: u32, V: Dyn> PartialOrd for Knob<F, K, V> {
     #[inline]
     fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
-        self.0.partial_cmp(&other.0)
+        self.get().partial_cmp(&other.get())
     }
 }
 
 impl<F: Tag, const K: u32, V: Dyn> std::fmt::Display for Knob<F, K, V> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        std::fmt::Display::fmt(&self.0, f)
+        std::fmt::Display::fmt(&self.get(), f)
     }
 }
 
 impl<F: Tag, const K: u32, V: Dyn> std::fmt::LowerExp for Knob<F, K, V> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        std::fmt::LowerExp::fmt(&self.0, f)
+        std::fmt::LowerExp::fmt(&self.get(), f)
     }
 }
 
 impl<F: Tag, const K: u32, V: Dyn> Checkable for Knob<F, K, V> {
     fn visit(&self, f: &mut dyn FnMut(crate::check::Record)) {
-        self.0.visit(f);
+        self.get().visit(f);
     }
 }
 
@@ -751,13 +776,13 @@ impl<'a, F: Tag, const K: u32, V: Dyn> std::iter::Sum<&'a Knob<F, K, V>> for Kno
 
 impl<F: Tag, const K: u32, V: Dyn> std::iter::Product for Knob<F, K, V> {
     fn product<I: Iterator<Item = Self>>(iter: I) -> Self {
-        iter.fold(Knob(V::from_f64(1.0, Self::unit_format()), PhantomData), |acc, x| acc * x)
+        iter.fold(Knob::holding(V::from_f64(1.0, Self::unit_format())), |acc, x| acc * x)
     }
 }
 
 impl<'a, F: Tag, const K: u32, V: Dyn> std::iter::Product<&'a Knob<F, K, V>> for Knob<F, K, V> {
     fn product<I: Iterator<Item = &'a Self>>(iter: I) -> Self {
-        iter.fold(Knob(V::from_f64(1.0, Self::unit_format()), PhantomData), |acc, x| acc * *x)
+        iter.fold(Knob::holding(V::from_f64(1.0, Self::unit_format())), |acc, x| acc * *x)
     }
 }
 
@@ -769,32 +794,32 @@ macro_rules! knob_methods {
                 #[doc = concat!("`", stringify!($u), "`, in the knob's format.")]
                 #[inline]
                 pub fn $u(self) -> Self {
-                    Knob(DynMath::$u(self.0), PhantomData)
+                    Knob::holding(DynMath::$u(self.get()))
                 }
             )*
             $(
                 #[doc = concat!("`", stringify!($b), "`, in the knob's format.")]
                 #[inline]
                 pub fn $b(self, o: Self) -> Self {
-                    Knob(DynMath::$b(self.0, o.0), PhantomData)
+                    Knob::holding(DynMath::$b(self.get(), o.get()))
                 }
             )*
             $(
                 #[doc = concat!("`", stringify!($q), "`.")]
                 #[inline]
                 pub fn $q(&self) -> $r {
-                    DynMath::$q(&self.0)
+                    DynMath::$q(&self.get())
                 }
             )*
             /// `self^n`.
             #[inline]
             pub fn powi(self, n: i32) -> Self {
-                Knob(DynMath::powi(self.0, n), PhantomData)
+                Knob::holding(DynMath::powi(self.get(), n))
             }
             /// `self * a + b`.
             #[inline]
             pub fn mul_add(self, a: Self, b: Self) -> Self {
-                Knob(DynMath::mul_add(self.0, a.0, b.0), PhantomData)
+                Knob::holding(DynMath::mul_add(self.get(), a.get(), b.get()))
             }
         }
     };
@@ -817,7 +842,7 @@ impl<F: Tag, const K: u32, V: Dyn> Dynamic for Knob<F, K, V> {
     type V = V;
     #[inline(always)]
     fn value_dyn(self) -> V {
-        self.0
+        self.get()
     }
 }
 
@@ -903,21 +928,21 @@ macro_rules! dyn_value {
             type Out = $V;
             #[inline(always)]
             fn join(a: Self, b: $V) -> ($V, $V) {
-                Dyn::meet(a.0, b)
+                Dyn::meet(a.get(), b)
             }
         }
         impl<F: Tag, const K: u32> Join<Knob<F, K, $V>> for $V {
             type Out = $V;
             #[inline(always)]
             fn join(a: $V, b: Knob<F, K, $V>) -> ($V, $V) {
-                Dyn::meet(a, b.0)
+                Dyn::meet(a, b.get())
             }
         }
         impl<A: Tag, B: Tag, const K: u32, const L: u32> Join<Knob<B, L, $V>> for Knob<A, K, $V> {
             type Out = $V;
             #[inline(always)]
             fn join(a: Self, b: Knob<B, L, $V>) -> ($V, $V) {
-                Dyn::meet(a.0, b.0)
+                Dyn::meet(a.get(), b.get())
             }
         }
 
@@ -931,13 +956,13 @@ macro_rules! dyn_value {
         impl<B: Tag, const K: u32> Store<Knob<B, K, $V>> for Lit {
             #[inline(always)]
             fn store(self) -> Knob<B, K, $V> {
-                Knob(<$V>::lit(self, Knob::<B, K, $V>::unit_format()), PhantomData)
+                Knob::holding(<$V>::lit(self, Knob::<B, K, $V>::unit_format()))
             }
         }
         impl<A: Tag, B: Tag, const K: u32, const L: u32> Store<Knob<B, L, $V>> for Knob<A, K, $V> {
             #[inline(always)]
             fn store(self) -> Knob<B, L, $V> {
-                Knob::from_dyn(self.0)
+                Knob::from_dyn(self.get())
             }
         }
         impl<B: Tag, const K: u32> Store<Knob<B, K, $V>> for $V {
@@ -950,7 +975,7 @@ macro_rules! dyn_value {
         // Stores into a place of type `$V`: rounded to the format the place holds (its static
         // type's in the configuration's own build); a new value of the value's own format.
         store_dyn_place!($V; [] $V => |x, f| x.to(f), x);
-        store_dyn_place!($V; [F: Tag, const K: u32] Knob<F, K, $V> => |x, f| x.0.to(f), x.0);
+        store_dyn_place!($V; [F: Tag, const K: u32] Knob<F, K, $V> => |x, f| x.get().to(f), x.get());
         store_dyn_place!($V; [] Lit => |x, f| <$V>::lit(x, f), <$V>::lit(x, Fmt::F64));
 
         // Out of one into a native place: rounded to nearest, and `as` to a float the same.
@@ -963,7 +988,7 @@ macro_rules! dyn_value {
         impl<B: Tag, F: Tag, const K: u32> Store<B> for Knob<F, K, $V> {
             #[inline(always)]
             fn store(self) -> B {
-                self.0.store_native()
+                self.get().store_native()
             }
         }
         impl<B: Tag> CastAs<B> for $V {
@@ -975,7 +1000,7 @@ macro_rules! dyn_value {
         impl<B: Tag, F: Tag, const K: u32> CastAs<B> for Knob<F, K, $V> {
             #[inline(always)]
             fn cast_as(self) -> B {
-                self.0.store_native()
+                self.get().store_native()
             }
         }
 
@@ -995,7 +1020,7 @@ macro_rules! dyn_value {
         impl<A: Tag, B: Tag, const K: u32, const L: u32> CastAs<Knob<B, L, $V>> for Knob<A, K, $V> {
             #[inline(always)]
             fn cast_as(self) -> Knob<B, L, $V> {
-                Knob::from_dyn(self.0)
+                Knob::from_dyn(self.get())
             }
         }
         cast_ints_into_knob!($V; i8, i16, i32, i64, i128, isize, u8, u16, u32, u64, u128, usize);
@@ -1026,7 +1051,7 @@ macro_rules! cast_ints_into_knob {
         impl<B: Tag, const K: u32> CastAs<Knob<B, K, $V>> for $i {
             #[inline(always)]
             fn cast_as(self) -> Knob<B, K, $V> {
-                Knob(<$V>::from_f64(self as f64, Knob::<B, K, $V>::unit_format()), PhantomData)
+                Knob::holding(<$V>::from_f64(self as f64, Knob::<B, K, $V>::unit_format()))
             }
         }
     )*};
@@ -1075,14 +1100,14 @@ impl<B: Tag, F: Tag, const K: u32> Join<Stochastic<B>> for Knob<F, K, Sdyn> {
     type Out = Sdyn;
     #[inline(always)]
     fn join(a: Self, b: Stochastic<B>) -> (Sdyn, Sdyn) {
-        Dyn::meet(a.0, Sdyn::of(b))
+        Dyn::meet(a.get(), Sdyn::of(b))
     }
 }
 impl<A: Tag, F: Tag, const K: u32> Join<Knob<F, K, Sdyn>> for Stochastic<A> {
     type Out = Sdyn;
     #[inline(always)]
     fn join(a: Self, b: Knob<F, K, Sdyn>) -> (Sdyn, Sdyn) {
-        Dyn::meet(Sdyn::of(a), b.0)
+        Dyn::meet(Sdyn::of(a), b.get())
     }
 }
 impl<A: Tag, B: Tag, const K: u32> Store<Knob<B, K, Sdyn>> for Stochastic<A> {
@@ -1206,7 +1231,8 @@ mod tests {
     #[test]
     fn knobs_take_their_units_formats_and_inferred_places_keep_theirs() {
         // The only test that sets the table: units 0 and 1 lowered, the rest declared.
-        set_formats("f32,f16").expect("a valid list");
+        // SAFETY: no other test of this binary uses a knob.
+        unsafe { set_formats("f32,f16") }.expect("a valid list");
         type K0 = Knob<f64, 0>;
         type K1 = Knob<f64, 1>;
         type K5 = Knob<f32, 5>;
@@ -1236,6 +1262,7 @@ mod tests {
 
     #[test]
     fn bad_format_lists_are_refused_with_the_unit() {
-        assert!(set_formats("f64,f33").unwrap_err().contains("unit 1"));
+        // SAFETY: a list refused writes nothing.
+        assert!(unsafe { set_formats("f64,f33") }.unwrap_err().contains("unit 1"));
     }
 }

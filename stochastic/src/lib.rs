@@ -44,6 +44,7 @@ mod math;
 mod ops;
 mod rng;
 mod round;
+mod startup;
 pub mod stochastic;
 mod value;
 
@@ -52,6 +53,7 @@ pub mod __rt {
     //! Support for the code `#[fptune::tune]` expands to: not a public API.
     pub use crate::knob::{set_formats, Dyn, DynMath, Fmt, Knob, Ndyn, Sdyn, Tag, FORMATS_ENV, MAX_UNITS};
     pub use crate::rt::*;
+    pub use crate::startup::started;
 }
 mod rt;
 

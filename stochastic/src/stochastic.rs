@@ -8,6 +8,8 @@ use std::fmt;
 use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 
+use crate::startup::Plain;
+
 pub use crate::rng::set_seed;
 
 /// A kind of numerical instability, as CADNA names them.
@@ -447,14 +449,21 @@ pub(crate) fn record(kind: Instability) {
 /// A native single build's operation overflowed a 16-bit format (a finite value rounded to an
 /// infinity): under [`STOP_ON_OVERFLOW_ENV`], the process ends as a DSA run's does; otherwise the
 /// infinity goes on, as in the configuration's own native build. (An overflow makes a candidate
-/// invalid under DSA, and the configuration's native code overflows there too.)
-#[cold]
-#[inline(never)]
+/// invalid under DSA, and the configuration's native code overflows there too.) Inlined, the
+/// test is a plain load, and the call it makes does not return: a loop that can overflow keeps
+/// no call that could write the formats its operations read ([`crate::startup`]).
+#[inline(always)]
 pub(crate) fn native_overflow() {
     if stop_on_overflow() {
-        eprintln!("fptune: stopped at the first overflow of a 16-bit format in a native run ({STOP_ON_OVERFLOW_ENV} is set)");
-        std::process::exit(OVERFLOW_EXIT_CODE);
+        stop_at_native_overflow();
     }
+}
+
+#[cold]
+#[inline(never)]
+fn stop_at_native_overflow() -> ! {
+    eprintln!("fptune: stopped at the first overflow of a 16-bit format in a native run ({STOP_ON_OVERFLOW_ENV} is set)");
+    std::process::exit(OVERFLOW_EXIT_CODE);
 }
 
 /// The environment variable that makes a run end at its first overflow of a 16-bit format, with
@@ -467,9 +476,22 @@ pub const STOP_ON_OVERFLOW_ENV: &str = "FPTUNE_STOP_ON_OVERFLOW";
 /// The exit code of a run ended by [`STOP_ON_OVERFLOW_ENV`].
 pub const OVERFLOW_EXIT_CODE: i32 = 86;
 
+/// [`STOP_ON_OVERFLOW_ENV`] as read before `main` ([`crate::startup`]).
+static STOP_ON_OVERFLOW: Plain<bool> = Plain::new(false);
+
+#[inline(always)]
 fn stop_on_overflow() -> bool {
-    static STOP: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-    *STOP.get_or_init(|| std::env::var_os(STOP_ON_OVERFLOW_ENV).is_some_and(|v| !v.is_empty() && v != "0"))
+    STOP_ON_OVERFLOW.get()
+}
+
+/// Reads [`STOP_ON_OVERFLOW_ENV`].
+///
+/// # Safety
+/// No other thread may run (it is called before `main`).
+pub(crate) unsafe fn read_stop_on_overflow() {
+    let stop = std::env::var_os(STOP_ON_OVERFLOW_ENV).is_some_and(|v| !v.is_empty() && v != "0");
+    // SAFETY: the caller's promise.
+    unsafe { STOP_ON_OVERFLOW.set(stop) }
 }
 
 /// Counts of every kind of instability detected so far in this run, all threads together, and

@@ -90,7 +90,8 @@ fn a_run_of_the_native_single_build_is_the_configurations_native_build_bit_for_b
         ("f32,f64,bf16,f16", |n| of(w2::kernel(n)), ["binary64", "bfloat16", "binary16"]),
     ];
     for (formats, written, names) in configurations {
-        set_formats(formats).expect("formats");
+        // SAFETY: this binary's only test.
+        unsafe { set_formats(formats) }.expect("formats");
         for n in [3, 17, 40, 400] {
             let (wx, ws, wn) = written(n);
             let (sx, ss, sn) = of(single::kernel(n));
@@ -102,7 +103,8 @@ fn a_run_of_the_native_single_build_is_the_configurations_native_build_bit_for_b
         }
     }
     // The knob's own type, whatever the run gives its unit.
-    set_formats("f64,f64,f64,f16").expect("formats");
+    // SAFETY: as above.
+    unsafe { set_formats("f64,f64,f64,f16") }.expect("formats");
     assert_eq!(Knob::<f64, 3, Ndyn>::unit_format(), fptune::__rt::Fmt::F16);
     // Natively, nothing is counted (binary16 sums of n = 400 overflow).
     assert_eq!(fptune::stochastic::report().total(), 0, "{}", fptune::stochastic::report());

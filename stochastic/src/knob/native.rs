@@ -22,12 +22,44 @@ use crate::rt::{HalfMath, Lit};
 /// build's knobs (`Knob<F, U, Ndyn>`) gives. A binary64 value is kept as it is; a value of the
 /// narrower formats as the `f32` that holds it exactly, in the low half of the same word, so that
 /// binary32 and 16-bit arithmetic is `f32` arithmetic, converting nothing more than the
-/// configuration's own native build does.
+/// configuration's own native build does. The word is also what a knob keeps ([`Dyn::word`]).
 #[derive(Clone, Copy, Debug)]
 pub struct Ndyn {
-    /// The binary64 value, or the bits of the `f32` value in the low half.
-    pub(super) r: f64,
+    /// The binary64 value, or the `f32` value in the low half ([`low_word`]).
+    r: f64,
     pub(super) f: Fmt,
+}
+
+/// The word of an `f32` value: its bits in the low half, zeros above. On x86_64 the value stays
+/// in its vector register (a bit cast through integers went through a general register, on the
+/// running sums' dependency chains: the `f32` is the register's low lane either way).
+#[inline(always)]
+fn low_word(x: f32) -> f64 {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::{_mm_castps_pd, _mm_cvtsd_f64, _mm_set_ss};
+        // SAFETY: SSE and SSE2 are part of every x86_64 target.
+        unsafe { _mm_cvtsd_f64(_mm_castps_pd(_mm_set_ss(x))) }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        f64::from_bits(u64::from(x.to_bits()))
+    }
+}
+
+/// The `f32` value of a word made by [`low_word`].
+#[inline(always)]
+fn low_f32(w: f64) -> f32 {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::{_mm_castpd_ps, _mm_cvtss_f32, _mm_set_sd};
+        // SAFETY: SSE and SSE2 are part of every x86_64 target.
+        unsafe { _mm_cvtss_f32(_mm_castpd_ps(_mm_set_sd(w))) }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        f32::from_bits(w.to_bits() as u32)
+    }
 }
 
 /// `x`, a result computed in binary32, rounded to nearest into the 16-bit format `f`, as `rt`'s
@@ -72,13 +104,13 @@ impl Ndyn {
     /// A value of the narrower format `f`, held exactly by `x`.
     #[inline(always)]
     fn single(x: f32, f: Fmt) -> Ndyn {
-        Ndyn { r: f64::from_bits(u64::from(x.to_bits())), f }
+        Ndyn { r: low_word(x), f }
     }
 
     /// The value of a narrower format, as the `f32` that holds it.
     #[inline(always)]
     fn s(self) -> f32 {
-        f32::from_bits(self.r.to_bits() as u32)
+        low_f32(self.r)
     }
 
     /// The value, exactly, as an `f64`.
@@ -121,9 +153,33 @@ impl Ndyn {
 }
 
 impl Dyn for Ndyn {
+    type Word = f64;
+
     #[inline(always)]
     fn format(self) -> Fmt {
         self.f
+    }
+
+    /// The common case first, on its own: operands of one format, which stay as they are (the
+    /// formats' promotion, which the mixed case needs, costs selects the common case would wait
+    /// for).
+    #[inline(always)]
+    fn meet(a: Ndyn, b: Ndyn) -> (Ndyn, Ndyn) {
+        if a.f == b.f {
+            return (a, b);
+        }
+        let f = a.f.promote(b.f);
+        (a.to(f), b.to(f))
+    }
+
+    #[inline(always)]
+    fn word(self) -> f64 {
+        self.r
+    }
+
+    #[inline(always)]
+    fn from_word(r: f64, f: Fmt) -> Ndyn {
+        Ndyn { r, f }
     }
 
     #[inline(always)]
@@ -152,7 +208,7 @@ impl Dyn for Ndyn {
         Ndyn::of(x, A::FMT)
     }
 
-    #[inline]
+    #[inline(always)]
     fn from_f64(x: f64, f: Fmt) -> Ndyn {
         at_format!(f, G => Ndyn::of(checked_half(x, G::from_repr(G::nearest(x))), f))
     }
