@@ -390,7 +390,8 @@ impl Sdyn {
 }
 
 impl Dyn for Sdyn {
-    type Word = Sdyn;
+    /// The samples, without the format.
+    type Word = [f64; 3];
 
     #[inline(always)]
     fn format(self) -> Fmt {
@@ -398,13 +399,13 @@ impl Dyn for Sdyn {
     }
 
     #[inline(always)]
-    fn word(self) -> Sdyn {
-        self
+    fn word(self) -> [f64; 3] {
+        self.s
     }
 
     #[inline(always)]
-    fn from_word(w: Sdyn, _: Fmt) -> Sdyn {
-        w
+    fn from_word(s: [f64; 3], f: Fmt) -> Sdyn {
+        Sdyn { s, f }
     }
 
     #[inline(always)]
@@ -650,7 +651,8 @@ dyn_common!(Sdyn, Ndyn);
 ///
 /// A knob keeps its value's [`Dyn::Word`], without the format: that is the unit's, read from
 /// the table when the value is. (A knob of the native single build is then 8 bytes, not 16
-/// with a tag and padding: an array of knobs takes the memory of a binary64 array.)
+/// with a tag and padding, and one of the DSA single build its three samples, 24 bytes, not 32:
+/// an array of knobs takes the memory of an array of `f64` or of `Sf64`.)
 #[repr(transparent)]
 pub struct Knob<F, const K: u32, V: Dyn = Sdyn>(V::Word, PhantomData<F>);
 
