@@ -57,7 +57,7 @@ mod detect {
     use crate::startup::Plain;
 
     /// Whether the CPU has F16C (and the AVX state its VEX encoding needs), as probed before
-    /// `main` ([`crate::startup`]): false until then, so a conversion takes `half`'s portable
+    /// `main` ([`crate::startup`]): false until then, so a conversion takes [`super::soft`]'s
     /// path, which gives the same values.
     static F16C: Plain<bool> = Plain::new(false);
 
@@ -250,6 +250,10 @@ mod tests {
         a.to_bits() == b.to_bits() || (a.is_nan() && b.is_nan())
     }
 
+    fn same_f16(a: f16, b: f16) -> bool {
+        a.to_bits() == b.to_bits() || (a.is_nan() && b.is_nan())
+    }
+
     #[test]
     fn every_binary16_widens_as_half_does() {
         for bits in 0..=u16::MAX {
@@ -279,11 +283,9 @@ mod tests {
     fn binary32_narrows_as_half_does() {
         for x in narrowing_cases() {
             let theirs = f16::from_f32(x);
-            let ours = f32_to_f16(x);
-            assert!(ours.to_bits() == theirs.to_bits() || (ours.is_nan() && theirs.is_nan()), "{x:e} ({:#010x})", x.to_bits());
+            assert!(same_f16(f32_to_f16(x), theirs), "{x:e} ({:#010x})", x.to_bits());
             assert!(same_f32(round_f16(x), theirs.to_f32()), "round {x:e}");
-            let soft = f16::from_bits(soft::narrow(x));
-            assert!(soft.to_bits() == theirs.to_bits() || (soft.is_nan() && theirs.is_nan()), "software, {x:e} ({:#010x})", x.to_bits());
+            assert!(same_f16(f16::from_bits(soft::narrow(x)), theirs), "software, {x:e} ({:#010x})", x.to_bits());
         }
     }
 }
