@@ -4,9 +4,9 @@
 //! (it is compiled with `#[target_feature]`): in a tuned crate whose knobs are `f16`, each native
 //! `+` or `*` made three such calls, and cg's binary16 configurations ran 25 times slower than
 //! binary64 natively. Here the F16C instructions are inline assembly, which inlines into any
-//! caller whatever its target features, behind one predictable test of a flag read once per
-//! process. The results are the IEEE conversions (binary32 to binary16 rounds to nearest even),
-//! bit for bit what `half` computes; without F16C (or off x86_64) `half`'s own code runs.
+//! caller whatever its target features, behind one predictable test of a flag read before
+//! `main`. The results are the IEEE conversions (binary32 to binary16 rounds to nearest even),
+//! bit for bit what `half` computes; without F16C (or off x86_64) [`soft`]'s inlined code runs.
 //! bfloat16 needs none of this: `half`'s conversions of it are inlined bit operations.
 
 use half::{bf16, f16};
