@@ -430,7 +430,10 @@ fn literal_value(e: &Expr) -> bool {
     }
 }
 
-/// `static X: f16 = 1.5` -> `static X: f16 = <f16>::from_f64_const(1.5)` (also in arrays).
+/// `static X: f16 = 1.5` -> `static X: f16 = <f16>::from_f64_const(1.5)` (also in arrays and
+/// tuples). In the single build, a knob of a constant unit (`static X: Knob<f64, { 3 |
+/// CONSTANT }> = 1.5`) holds its literal as `<Knob<..>>::constant(1.5f64)`, and any other value
+/// is an error: it could only be computed in a format known when the program runs.
 fn half_literal(ty: &Type, e: &mut Expr) {
     match (ty, &mut *e) {
         (Type::Array(a), Expr::Array(items)) => {
@@ -439,6 +442,27 @@ fn half_literal(ty: &Type, e: &mut Expr) {
             }
         }
         (Type::Array(a), Expr::Repeat(r)) => half_literal(&a.elem, &mut r.expr),
+        (Type::Tuple(t), Expr::Tuple(items)) => {
+            for (ty, item) in t.elems.iter().zip(items.elems.iter_mut()) {
+                half_literal(ty, item);
+            }
+        }
+        (Type::Paren(p), _) => half_literal(&p.elem, e),
+        (Type::Path(p), _) if p.path.segments.last().is_some_and(|l| l.ident == "Knob") => {
+            *e = match float_literal(e) {
+                Some((digits, span)) => {
+                    let d: TokenStream = format!("{digits}f64").parse().unwrap_or_default();
+                    parse_quote_spanned!(span=> <#ty>::constant(#d))
+                }
+                None => {
+                    let span = e.span();
+                    parse_quote_spanned!(span=> ::core::compile_error!(
+                        "fptune's single build: a `const` or `static` knob's value must be float literals \
+                         (or arrays or tuples of them), as its format is chosen when the program starts"
+                    ))
+                }
+            };
+        }
         (Type::Path(p), _) => {
             let Some(format) = p.path.segments.last().and_then(|l| FloatFormat::from_ident(&l.ident.to_string())) else {
                 return;

@@ -44,6 +44,14 @@ pub const FORMATS_ENV: &str = "FPTUNE_FORMATS";
 /// declared format (the tuner builds such crates per candidate instead).
 pub const MAX_UNITS: usize = 4096;
 
+/// The flag of a *constant unit* in a knob's unit number: `Knob<F, { U | CONSTANT }>` is a knob
+/// of unit `U` that a `const` or `static` item can hold. Such a knob keeps its value widened to
+/// `f64` ([`Dyn::wide_word`]), so that a literal written at compile time, before any format is
+/// known, is one ([`Knob::constant`]); reading it rounds to nearest into the unit's format, as the
+/// compiler rounds the literal of a `const` of that format. The tuner gives every knob of a
+/// unit that holds a `const` or `static` this flag, so that the unit's knobs keep one type.
+pub const CONSTANT: u32 = 1 << 31;
+
 /// A format known at run time.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[repr(u8)]
@@ -152,7 +160,7 @@ pub unsafe fn set_formats(list: &str) -> Result<(), String> {
 /// names none. Once inlined, a load LLVM can hoist and a select.
 #[inline(always)]
 fn unit_format(k: u32, declared: Fmt) -> Fmt {
-    TABLE.at(k as usize).and_then(Fmt::from_u8).unwrap_or(declared)
+    TABLE.at((k & !CONSTANT) as usize).and_then(Fmt::from_u8).unwrap_or(declared)
 }
 
 /// The formats as the single build names them.
@@ -286,6 +294,15 @@ pub trait Dyn:
     /// The value a knob of format `f` keeps as `w`.
     fn from_word(w: Self::Word, f: Fmt) -> Self;
 
+    /// What a knob of a constant unit ([`CONSTANT`]) keeps of the value: its word with the value
+    /// widened exactly to `f64`, whatever its format.
+    fn wide_word(self) -> Self::Word;
+
+    /// The value a knob of a constant unit of format `f` keeps as `w`: rounded to nearest into
+    /// `f` (exact for a value of that format; a literal's rounding, as the compiler's, for a
+    /// constant's literal), counting nothing, as a primitive constant of format `f` would be.
+    fn from_wide_word(w: Self::Word, f: Fmt) -> Self;
+
     /// The value converted to format `f`: exactly when `f` holds the value's format (a retag),
     /// else rounded (at random under DSA, [`Stochastic::cast`]; to nearest natively).
     fn to(self, f: Fmt) -> Self;
@@ -406,6 +423,17 @@ impl Dyn for Sdyn {
     #[inline(always)]
     fn from_word(s: [f64; 3], f: Fmt) -> Sdyn {
         Sdyn { s, f }
+    }
+
+    /// The samples, which are kept widened already.
+    #[inline(always)]
+    fn wide_word(self) -> [f64; 3] {
+        self.s
+    }
+
+    #[inline(always)]
+    fn from_wide_word(s: [f64; 3], f: Fmt) -> Sdyn {
+        at_format!(f, G => Sdyn::of(Stochastic::<G>::from_repr(s.map(G::nearest))))
     }
 
     #[inline(always)]
@@ -687,15 +715,34 @@ impl<F: Tag, const K: u32, V: Dyn> Knob<F, K, V> {
     /// The knob holding `x`, a value of the unit's format.
     #[inline(always)]
     fn holding(x: V) -> Self {
-        Knob(x.word(), PhantomData)
+        Knob(if K & CONSTANT == 0 { x.word() } else { x.wide_word() }, PhantomData)
     }
 
     /// The value.
     #[inline(always)]
     pub fn get(self) -> V {
-        V::from_word(self.0, Self::unit_format())
+        if K & CONSTANT == 0 {
+            V::from_word(self.0, Self::unit_format())
+        } else {
+            V::from_wide_word(self.0, Self::unit_format())
+        }
     }
 }
+
+/// `constant` for each kind of value.
+macro_rules! knob_constant {
+    ($($V:ty => |$x:ident| $word:expr),*) => {$(
+        impl<F, const K: u32> Knob<F, K, $V> {
+            /// A knob of a constant unit ([`CONSTANT`]) holding `x`, a `const` or `static`
+            /// item's literal: rounded to the unit's format when it is read.
+            pub const fn constant($x: f64) -> Self {
+                const { assert!(K & CONSTANT != 0, "a literal knob's unit must be a constant unit") };
+                Knob($word, PhantomData)
+            }
+        }
+    )*};
+}
+knob_constant!(Sdyn => |x| [x; 3], Ndyn => |x| x);
 
 impl<F: Tag, const K: u32, V: Dyn> Default for Knob<F, K, V> {
     #[inline]
@@ -1079,6 +1126,114 @@ macro_rules! cast_dyn_to_ints {
 }
 
 dyn_value!(Sdyn, Ndyn);
+
+// A constant unit's knob in the DSA single build holds a native value (`Knob<F, { U | CONSTANT },
+// Ndyn>`), as a `const` of the configuration's own stochastic build is a primitive constant: its
+// arithmetic with literals, primitives and other constants is native, and where it meets a
+// stochastic value it becomes one exactly, as a primitive does.
+
+impl Ndyn {
+    /// The value as a stochastic one: exactly, three equal samples of its format (as
+    /// `Stochastic::new` makes of a primitive).
+    #[inline(always)]
+    pub fn stochastic(self) -> Sdyn {
+        at_format!(self.f, G => Sdyn::of(Stochastic::new(self.native::<G>())))
+    }
+}
+
+/// A value of either kind, or a stochastic value of static format, as an [`Sdyn`].
+pub trait AsSdyn: Copy {
+    /// The value as an `Sdyn` (exactly).
+    fn as_sdyn(self) -> Sdyn;
+}
+
+impl AsSdyn for Sdyn {
+    #[inline(always)]
+    fn as_sdyn(self) -> Sdyn {
+        self
+    }
+}
+impl<F: Tag, const K: u32> AsSdyn for Knob<F, K, Sdyn> {
+    #[inline(always)]
+    fn as_sdyn(self) -> Sdyn {
+        self.get()
+    }
+}
+impl<B: Tag> AsSdyn for Stochastic<B> {
+    #[inline(always)]
+    fn as_sdyn(self) -> Sdyn {
+        Sdyn::of(self)
+    }
+}
+impl AsSdyn for Ndyn {
+    #[inline(always)]
+    fn as_sdyn(self) -> Sdyn {
+        self.stochastic()
+    }
+}
+impl<F: Tag, const K: u32> AsSdyn for Knob<F, K, Ndyn> {
+    #[inline(always)]
+    fn as_sdyn(self) -> Sdyn {
+        self.get().stochastic()
+    }
+}
+
+/// `Join`s both ways between each native-kind type `$n` and each stochastic one `$s`, in
+/// their common format ([`Dyn::meet`], the native operand converted exactly), and the stores
+/// and casts of `$n` into places of the stochastic types.
+macro_rules! native_meets_stochastic {
+    ($n:tt; $($s:tt),*) => {
+        native_meets_stochastic!(@stores $n);
+        $(native_meets_stochastic!(@pair $n $s);)*
+    };
+    (@pair [[$($gn:tt)*] $n:ty] [[$($gs:tt)*] $s:ty]) => {
+        impl<$($gn)* $($gs)*> Join<$s> for $n {
+            type Out = Sdyn;
+            #[inline(always)]
+            fn join(a: Self, b: $s) -> (Sdyn, Sdyn) {
+                Dyn::meet(a.as_sdyn(), b.as_sdyn())
+            }
+        }
+        impl<$($gn)* $($gs)*> Join<$n> for $s {
+            type Out = Sdyn;
+            #[inline(always)]
+            fn join(a: Self, b: $n) -> (Sdyn, Sdyn) {
+                Dyn::meet(a.as_sdyn(), b.as_sdyn())
+            }
+        }
+    };
+    (@stores [[$($gn:tt)*] $n:ty]) => {
+        // As a primitive stored or cast into a stochastic place: exactly, then rounded at
+        // random to the place's format.
+        impl<B: Tag, const L: u32, $($gn)*> Store<Knob<B, L, Sdyn>> for $n {
+            #[inline(always)]
+            fn store(self) -> Knob<B, L, Sdyn> {
+                Knob::from_dyn(self.as_sdyn())
+            }
+        }
+        impl<B: Tag, const L: u32, $($gn)*> CastAs<Knob<B, L, Sdyn>> for $n {
+            #[inline(always)]
+            fn cast_as(self) -> Knob<B, L, Sdyn> {
+                Knob::from_dyn(self.as_sdyn())
+            }
+        }
+        impl<B: Tag, $($gn)*> Store<Stochastic<B>> for $n {
+            #[inline(always)]
+            fn store(self) -> Stochastic<B> {
+                self.as_sdyn().cast()
+            }
+        }
+        impl<B: Tag, $($gn)*> CastAs<Stochastic<B>> for $n {
+            #[inline(always)]
+            fn cast_as(self) -> Stochastic<B> {
+                self.as_sdyn().cast()
+            }
+        }
+        store_dyn_place!(Sdyn; [$($gn)*] $n => |x, f| x.as_sdyn().to(f), x.as_sdyn());
+    };
+}
+native_meets_stochastic!([[] Ndyn]; [[] Sdyn], [[G: Tag, const L: u32,] Knob<G, L, Sdyn>], [[G: Tag,] Stochastic<G>]);
+native_meets_stochastic!([[F: Tag, const K: u32,] Knob<F, K, Ndyn>]; [[] Sdyn], [[G: Tag, const L: u32,] Knob<G, L, Sdyn>], [[G: Tag,] Stochastic<G>]);
 cast_dyn_to_ints!(read; [] Sdyn, [F: Tag, const K: u32] Knob<F, K, Sdyn>);
 cast_dyn_to_ints!(read_native; [] Ndyn, [F: Tag, const K: u32] Knob<F, K, Ndyn>);
 
@@ -1260,6 +1415,44 @@ mod tests {
         // Stored into a knob, a value takes the knob's format whatever it had.
         let back: K0 = place.store();
         assert_eq!(back.get().format(), Fmt::F32);
+
+        // Constant units: a literal written before the format is known is read rounded to
+        // nearest into the unit's, as the compiler rounds a constant of that format; unit 1
+        // (binary16) as a constant unit of either kind of value, unit 7 keeping its declared
+        // binary64.
+        type C1 = Knob<f64, { 1 | CONSTANT }, Ndyn>;
+        type S1 = Knob<f64, { 1 | CONSTANT }, Sdyn>;
+        type C7 = Knob<f64, { 7 | CONSTANT }, Ndyn>;
+        const TENTH: C1 = C1::constant(0.1);
+        const THIRD: C7 = C7::constant(1.0 / 3.0);
+        static TENTHS: [S1; 2] = [S1::constant(0.1), S1::constant(-0.1)];
+        assert_eq!(C1::unit_format(), Fmt::F16);
+        let t = TENTH.get();
+        assert_eq!((t.format(), t.value_f64()), (Fmt::F16, f64::from(half::f16::from_f64(0.1))));
+        assert_eq!(THIRD.get().value_f64(), 1.0 / 3.0);
+        assert_eq!(TENTHS[0].get().samples_f64(), Sf16::from_f64(0.1).samples_f64());
+        assert_eq!(TENTHS[1].get().samples_f64(), Sf16::from_f64(-0.1).samples_f64());
+        // With a literal or another constant, a native constant computes natively, as the
+        // primitive constants of a configuration's own stochastic build do.
+        let (x, l) = <C1 as Join<Lit>>::join(TENTH, Lit::new(10.0, 10.0));
+        let product = x * l;
+        let primitive = 10.0f32 * f32::from(half::f16::from_f64(0.1));
+        assert_eq!(product.value_f64(), f64::from(half::f16::from_f32(primitive)));
+        // With a stochastic value it becomes one exactly, as a primitive does: the same draws as
+        // `f16 * Sf64`.
+        set_seed(11);
+        let stochastic_b = Sf64::from_f64(1.0 / 3.0);
+        let want = <half::f16 as Join<Sf64>>::join(half::f16::from_f64(0.1), stochastic_b);
+        let want = want.0 * want.1;
+        set_seed(11);
+        let (p, q) = <C1 as Join<Sdyn>>::join(TENTH, Sdyn::of(Sf64::from_f64(1.0 / 3.0)));
+        let got = p * q;
+        assert_eq!((got.format(), got.samples_f64()), (Fmt::F64, want.samples_f64()));
+        // Held by a constant unit's knob, a computed value reads back as it was.
+        let held = C1::from_dyn(product);
+        assert_eq!(held.get().value_f64(), product.value_f64());
+        let stored: Knob<f32, 0> = TENTH.store();
+        assert_eq!(stored.get().samples_f64(), [f64::from(half::f16::from_f64(0.1)); 3]);
     }
 
     #[test]

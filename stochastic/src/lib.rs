@@ -51,7 +51,7 @@ mod value;
 #[doc(hidden)]
 pub mod __rt {
     //! Support for the code `#[fptune::tune]` expands to: not a public API.
-    pub use crate::knob::{set_formats, Dyn, DynMath, Fmt, Knob, Ndyn, Sdyn, Tag, FORMATS_ENV, MAX_UNITS};
+    pub use crate::knob::{set_formats, Dyn, DynMath, Fmt, Knob, Ndyn, Sdyn, Tag, CONSTANT, FORMATS_ENV, MAX_UNITS};
     pub use crate::rt::*;
     pub use crate::startup::started;
 }

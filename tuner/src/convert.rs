@@ -9,7 +9,7 @@ use anyhow::{Context, Result};
 use fptune_syntax::{rewrite_leaves, FloatFormat, Leaf};
 use syn::spanned::Spanned;
 
-use crate::model::{Configuration, Knob, Unit};
+use crate::model::{Configuration, Knob, KnobKind, Unit};
 
 /// The text of every file with each knob written at its unit's format in `config`. Only files
 /// with knobs are returned.
@@ -33,6 +33,11 @@ pub fn configured_sources(
 /// reads from `FPTUNE_FORMATS`; pinned units keep their declared type. With `native` (the native
 /// single build, built without the `stochastic` feature), as `::fptune::__rt::Knob<F, U,
 /// ::fptune::__rt::Ndyn>`: each knob computes in its format's own round-to-nearest arithmetic.
+/// A unit of `const` and `static` knobs is a constant unit, `Knob<F, { U |
+/// ::fptune::__rt::CONSTANT }, ::fptune::__rt::Ndyn>` in both builds: its knobs keep their values
+/// widened, so that the item's literal can be written before the format is known
+/// (`fptune::__rt::CONSTANT`), and native, as the primitive constants of a configuration's own
+/// stochastic build are ([`constant_unit_obstacle`] says when a unit mixes them with others).
 /// Only files with such knobs are returned.
 pub fn single_build_sources(
     sources: &[(String, String)],
@@ -40,17 +45,42 @@ pub fn single_build_sources(
     units: &[Unit],
     native: bool,
 ) -> Result<Vec<(String, String)>> {
-    let mut unit_of: Vec<Option<usize>> = vec![None; knobs.len()];
+    let mut unit_of: Vec<Option<String>> = vec![None; knobs.len()];
     for unit in units.iter().filter(|u| u.pinned.is_none()) {
+        let constant = unit.knobs.iter().any(|&k| is_constant(&knobs[k]));
+        let written = if constant {
+            format!("{{ {} | ::fptune::__rt::CONSTANT }}, ::fptune::__rt::Ndyn", unit.id)
+        } else if native {
+            format!("{}, ::fptune::__rt::Ndyn", unit.id)
+        } else {
+            unit.id.to_string()
+        };
         for &k in &unit.knobs {
-            unit_of[k] = Some(unit.id);
+            unit_of[k] = Some(written.clone());
         }
     }
-    knobs_written(sources, knobs, |k| match unit_of[k.id] {
-        Some(u) if native => format!("::fptune::__rt::Knob<{}, {u}, ::fptune::__rt::Ndyn>", k.declared.rust()),
+    knobs_written(sources, knobs, |k| match &unit_of[k.id] {
         Some(u) => format!("::fptune::__rt::Knob<{}, {u}>", k.declared.rust()),
         None => k.declared.rust().to_string(),
     })
+}
+
+/// A knob that holds a compile-time value.
+fn is_constant(k: &Knob) -> bool {
+    matches!(k.kind, KnobKind::Const | KnobKind::Static)
+}
+
+/// Why the single build cannot hold a unit the search may lower: it has `const` or `static`
+/// knobs and others (a constant unit's knobs compute natively, which the others, stochastic in
+/// a configuration's own build, do not).
+pub fn constant_unit_obstacle(knobs: &[Knob], units: &[Unit]) -> Option<String> {
+    let mixed: Vec<String> = units
+        .iter()
+        .filter(|u| u.pinned.is_none())
+        .filter(|u| u.knobs.iter().any(|&k| is_constant(&knobs[k])) && !u.knobs.iter().all(|&k| is_constant(&knobs[k])))
+        .map(|u| u.knobs.iter().map(|&k| format!("`{}` ({})", knobs[k].name, knobs[k].place())).collect::<Vec<_>>().join(", "))
+        .collect();
+    (!mixed.is_empty()).then(|| format!("a `const` or `static` knob shares a type with a variable: {}", mixed.join("; ")))
 }
 
 /// The files with knobs, each knob's leaves replaced by `written(knob)`.
@@ -155,6 +185,35 @@ mod tests {
         assert!(native.contains("let b: Vec<::fptune::__rt::Knob<f32, 1, ::fptune::__rt::Ndyn>> = vec![2.0];"), "{native}");
         assert!(native.contains("let c: f64 = 3.0;"), "{native}");
         syn::parse_file(&native)?;
+        Ok(())
+    }
+
+    #[test]
+    fn constant_units_are_native_constant_knobs_in_both_single_builds_and_may_not_hold_variables() -> Result<()> {
+        let dir = tempfile::tempdir()?;
+        std::fs::create_dir_all(dir.path().join("src"))?;
+        let text = "#[fptune::tune]\nmod k {\n    #[tune]\n    const C: [f64; 2] = [1.0, 2.0];\n    \
+                    #[tune]\n    static S: f32 = 0.5;\n    pub fn f() -> f64 {\n        #[tune]\n        let a: f64 = C[0];\n        \
+                    a + S as f64\n    }\n}\n";
+        std::fs::write(dir.path().join("src/main.rs"), text)?;
+        let inv = crate::knobs::inventory(dir.path(), &["src/main.rs".to_string()])?;
+        assert_eq!(inv.knobs.iter().map(|k| k.name.as_str()).collect::<Vec<_>>(), ["C", "S", "a"]);
+        let unit = |id: usize, knobs: Vec<usize>| Unit { id, knobs, coupling: crate::model::Coupling::Alone, pinned: None };
+        let units = [unit(0, vec![0]), unit(1, vec![1]), unit(2, vec![2])];
+        for native in [false, true] {
+            let files = single_build_sources(&inv.sources, &inv.knobs, &units, native)?;
+            let out = &files[0].1;
+            let constant = "const C: [::fptune::__rt::Knob<f64, { 0 | ::fptune::__rt::CONSTANT }, ::fptune::__rt::Ndyn>; 2]";
+            assert!(out.contains(constant), "{out}");
+            assert!(out.contains("static S: ::fptune::__rt::Knob<f32, { 1 | ::fptune::__rt::CONSTANT }, ::fptune::__rt::Ndyn> = 0.5;"), "{out}");
+            let variable = if native { "::fptune::__rt::Knob<f64, 2, ::fptune::__rt::Ndyn>" } else { "::fptune::__rt::Knob<f64, 2>" };
+            assert!(out.contains(&format!("let a: {variable} = C[0];")), "{out}");
+        }
+        assert_eq!(constant_unit_obstacle(&inv.knobs, &units), None);
+        // `a` made to share `C`'s type: the unit would hold a variable beside a constant.
+        let merged = [unit(0, vec![0, 2]), unit(1, vec![1])];
+        let why = constant_unit_obstacle(&inv.knobs, &merged).expect("an obstacle");
+        assert!(why.contains("`C`") && why.contains("`a`") && !why.contains("`S`"), "{why}");
         Ok(())
     }
 }

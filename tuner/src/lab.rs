@@ -18,7 +18,7 @@ use crate::config::Settings;
 use crate::console::Console;
 use crate::convert;
 use crate::knobs::Inventory;
-use crate::model::{CandidateRun, Configuration, FloatFormat, Knob, KnobKind, Outcome, Reason, Record, RunResult, Unit};
+use crate::model::{CandidateRun, Configuration, FloatFormat, Knob, Outcome, Reason, Record, RunResult, Unit};
 use crate::probe::{self, DiagnosticLike, Probing, Round};
 use crate::process::{self, Command, Status};
 use crate::scratch::{Scratch, ScratchOptions};
@@ -623,18 +623,7 @@ impl Lab<'_> {
         if self.settings.ladder.formats.len() < 2 {
             return Some("a one-step ladder".into());
         }
-        // A `const` or `static` holds a compile-time value, which cannot take a format chosen
-        // when the program starts.
-        let fixed: Vec<String> = self
-            .units
-            .iter()
-            .filter(|u| u.pinned.is_none())
-            .flat_map(|u| &u.knobs)
-            .map(|&k| &self.inv.knobs[k])
-            .filter(|k| matches!(k.kind, KnobKind::Const | KnobKind::Static))
-            .map(|k| format!("`{}` ({})", k.name, k.place()))
-            .collect();
-        (!fixed.is_empty()).then(|| format!("a `const` or `static` knob cannot take a format at run time: {}", fixed.join(", ")))
+        convert::constant_unit_obstacle(&self.inv.knobs, &self.units)
     }
 
     /// Builds the single build ([`convert::single_build_sources`]) on `worker` and runs it on

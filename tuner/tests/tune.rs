@@ -73,7 +73,7 @@ fn found(report: &serde_json::Value) -> Vec<(String, String)> {
 
 /// What `tune_sum` needs at 2 digits (its doc comment says why), however the search gets there.
 fn tune_sum_at_2_digits() -> Vec<(String, String)> {
-    [("half", "f16"), ("third", "f16"), ("wide", "f32"), ("offset", "f64")]
+    [("SCALE", "f16"), ("TENTH", "f16"), ("half", "f16"), ("third", "f16"), ("wide", "f32"), ("offset", "f64")]
         .map(|(k, f)| (k.to_string(), f.to_string()))
         .to_vec()
 }
@@ -90,10 +90,10 @@ fn tuning_finds_each_knobs_lowest_format_and_apply_writes_it() {
     assert_eq!(r["schema"], 1);
     assert_eq!(found(&r), tune_sum_at_2_digits());
     // The knobs kept high carry their evidence: what lowering them did.
-    let wide = &r["knobs"][2];
+    let wide = &r["knobs"][4];
     // Its binary16 run stopped at the first overflow.
     assert!(wide["evidence"].as_str().is_some_and(|e| e.contains("overflow")), "{wide}");
-    let offset = &r["knobs"][3];
+    let offset = &r["knobs"][5];
     assert!(offset["evidence"].as_str().is_some_and(|e| !e.is_empty()), "{offset}");
     // Every DSA candidate was a run of the single build: no candidate was compiled.
     assert_eq!(r["counts"]["single_build"], true, "{}", r["counts"]);
@@ -179,10 +179,10 @@ fn candidates_run_natively_first_find_the_same_configuration_and_skip_dsa_runs_t
     assert_eq!((c["native_first"].as_bool(), c["quick_builds"].as_bool()), (Some(true), Some(false)), "{c}");
     // `offset` in binary32 loses `recovered` natively too: no DSA run was needed to refuse it.
     assert!(c["native_rejected"].as_u64().is_some_and(|n| n > 0), "{c}");
-    let offset = &r["knobs"][3];
+    let offset = &r["knobs"][5];
     assert!(offset["evidence"].as_str().is_some_and(|e| e.starts_with("natively:")), "{offset}");
     // `wide` (70000) in binary16: the native single build's run stopped at the overflow.
-    let wide = &r["knobs"][2];
+    let wide = &r["knobs"][4];
     assert!(wide["evidence"].as_str().is_some_and(|e| e.starts_with("natively:") && e.contains("overflow")), "{wide}");
     assert!(run.stdout.contains("candidates ran natively first"), "{}", run.stdout);
     // Native runs too were runs of a single build (built natively, verified bit for bit on the
@@ -297,7 +297,7 @@ fn list_shows_the_knobs_and_checks() {
         .expect("list runs");
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success());
-    assert!(text.contains("4 knob(s)") && text.contains("kernel::run::offset") && text.contains("src/main.rs:16:13"), "{text}");
+    assert!(text.contains("6 knob(s)") && text.contains("kernel::run::offset") && text.contains("src/main.rs:23:13"), "{text}");
     assert!(text.contains("3 check(s)") && text.contains("recovered"), "{text}");
 }
 
@@ -412,7 +412,7 @@ fn batch_tunes_each_requirement_once_per_run_and_writes_tables_and_charts() {
         assert_eq!(report["census"], row["census"], "the table and the report agree");
     }
     // The same configuration as a single run finds, for 2 digits (see the first test).
-    assert_eq!(rows[1]["census"], serde_json::json!([2, 1, 1]));
+    assert_eq!(rows[1]["census"], serde_json::json!([4, 1, 1]));
     // Later requirements judge earlier runs again instead of running them again.
     assert!(rows[1]["from_cache"].as_u64() > Some(0) && rows[2]["from_cache"].as_u64() > Some(0), "{rows:?}");
     assert!(rows[3]["status"].as_str().is_some_and(|s| s.starts_with("exceeds the reference")), "{}", rows[3]);
@@ -422,7 +422,7 @@ fn batch_tunes_each_requirement_once_per_run_and_writes_tables_and_charts() {
         assert!(std::fs::metadata(&path).is_ok_and(|m| m.len() > 0), "{}", path.display());
     }
     let md = std::fs::read_to_string(out.join("tune_sum/table.md")).expect("table.md");
-    assert!(md.contains("| 2 | 2-1-1 |"), "{md}");
+    assert!(md.contains("| 2 | 4-1-1 |"), "{md}");
     let summary = std::fs::read_to_string(out.join("summary.md")).expect("summary.md");
     assert!(summary.contains("tune_sum/chart.png") && summary.contains("no_such_crate"), "{summary}");
 }

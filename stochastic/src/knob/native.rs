@@ -183,6 +183,18 @@ impl Dyn for Ndyn {
     }
 
     #[inline(always)]
+    fn wide_word(self) -> f64 {
+        self.value_f64()
+    }
+
+    /// Unchecked, as the compiler's rounding of a constant: a 16-bit overflow is the
+    /// constant's, not a run's ([`Ndyn::from_f64`] stops at one).
+    #[inline(always)]
+    fn from_wide_word(w: f64, f: Fmt) -> Ndyn {
+        at_format!(f, G => Ndyn::of(G::from_repr(G::nearest(w)), f))
+    }
+
+    #[inline(always)]
     fn to(self, f: Fmt) -> Ndyn {
         if f == self.f {
             return self;
