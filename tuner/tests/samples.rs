@@ -1,8 +1,8 @@
 //! The bundled samples tuned as a user would, with `cargo fptune batch`: `samples/hilbert` and
-//! `samples/arclength` (n = 1,000,000) for every digit requirement their reference allows. Each
-//! result is re-verified by an independent DSA run (another seed, a build of its own) and
-//! natively, and is 1-minimal: every knob kept above the bottom of the ladder carries the failed
-//! lowering as evidence.
+//! `samples/arclength` (n = 1,000,000) for every digit requirement their reference allows,
+//! `samples/control` (its matrices `const` knobs) for 1 to 8 digits. Each result is re-verified
+//! by an independent DSA run (another seed, a build of its own) and natively, and is 1-minimal:
+//! every knob kept above the bottom of the ladder carries the failed lowering as evidence.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -99,4 +99,23 @@ fn arclength_with_a_million_chords_is_tuned_for_every_requirement_its_reference_
     assert!(doubles.len() >= 10, "{doubles:?}");
     // With a few digits the chords' sum needs no double; with many it does.
     assert!(doubles[0] < *doubles.last().expect("a row"), "{doubles:?}");
+}
+
+#[test]
+fn control_with_constant_matrices_is_tuned_for_every_requirement_without_a_compilation() {
+    // A, B, C, D and the sample time are `const` knobs: the single build holds them as constant
+    // units, so every candidate of every requirement is a run of it.
+    let (_dir, krate) = sample("control");
+    let (table, dir) = batch(&krate, "1..=8");
+    let doubles = assert_every_allowed_requirement_tuned(&table, &dir);
+    assert_eq!(doubles.len(), 8, "{doubles:?}");
+    assert!(doubles.windows(2).all(|w| w[0] <= w[1]), "{doubles:?}");
+    assert_eq!(doubles[0], 0, "{doubles:?}");
+    for row in table["rows"].as_array().expect("rows") {
+        assert_eq!(row["compilations"], 0, "{row}");
+        let report = dir.join(row["report"].as_str().expect("a report")).join("report.json");
+        let r: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(report).expect("report.json")).expect("JSON");
+        assert_eq!(r["counts"]["single_build"], true, "{}", r["counts"]);
+    }
 }
