@@ -27,6 +27,16 @@ const SINGLE: RGBColor = RGBColor(0xfd, 0xae, 0x61);
 const DOUBLE: RGBColor = RGBColor(0xd7, 0x19, 0x1c);
 const TIME: RGBColor = RGBColor(0x33, 0x33, 0x33);
 
+/// A tick of the time axis, whose range is `0..max`: with a decimal when the range is short, so
+/// that ticks half a second apart do not print the same whole number.
+fn time_label(t: f64, max: f64) -> String {
+    if max < 10.0 {
+        format!("{t:.1}")
+    } else {
+        format!("{t:.0}")
+    }
+}
+
 /// Where a format's layer of a stacked bar starts and ends, given (#half, #single, #double).
 type Span = fn((usize, usize, usize)) -> (usize, usize);
 
@@ -105,7 +115,7 @@ where
     chart
         .configure_secondary_axes()
         .y_desc("tuning time (s)")
-        .y_label_formatter(&|t| format!("{t:.0}"))
+        .y_label_formatter(&|t| time_label(*t, max_time))
         .label_style(label.clone())
         .axis_desc_style(label.clone())
         .draw()
@@ -145,4 +155,17 @@ where
         .draw()
         .map_err(err)?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::time_label;
+
+    #[test]
+    fn time_ticks_of_a_short_range_are_distinct() {
+        // control's requirements take 1.5 to 1.8 s: ticks every half second.
+        let short: Vec<String> = [0.0, 0.5, 1.0, 1.5, 2.0, 2.5].map(|t| time_label(t, 2.5)).to_vec();
+        assert_eq!(short, ["0.0", "0.5", "1.0", "1.5", "2.0", "2.5"]);
+        assert_eq!(time_label(150.0, 308.0), "150");
+    }
 }
