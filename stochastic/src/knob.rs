@@ -1232,6 +1232,21 @@ macro_rules! native_meets_stochastic {
         store_dyn_place!(Sdyn; [$($gn)*] $n => |x, f| x.as_sdyn().to(f), x.as_sdyn());
     };
 }
+/// A stochastic value (`$s`) stored into a native knob (a `static mut` of a constant unit): its
+/// mean rounded to nearest into the unit's format, as into a primitive of the configuration's own
+/// stochastic build (the samples are lost).
+macro_rules! stochastic_into_native_knob {
+    ($([[$($g:tt)*] $s:ty]),*) => {$(
+        impl<B: Tag, const L: u32, $($g)*> Store<Knob<B, L, Ndyn>> for $s {
+            #[inline(always)]
+            fn store(self) -> Knob<B, L, Ndyn> {
+                Knob::holding(Ndyn::from_wide_word(self.as_sdyn().mean(), Knob::<B, L, Ndyn>::unit_format()))
+            }
+        }
+    )*};
+}
+stochastic_into_native_knob!([[] Sdyn], [[G: Tag, const K: u32,] Knob<G, K, Sdyn>], [[G: Tag,] Stochastic<G>]);
+
 native_meets_stochastic!([[] Ndyn]; [[] Sdyn], [[G: Tag, const L: u32,] Knob<G, L, Sdyn>], [[G: Tag,] Stochastic<G>]);
 native_meets_stochastic!([[F: Tag, const K: u32,] Knob<F, K, Ndyn>]; [[] Sdyn], [[G: Tag, const L: u32,] Knob<G, L, Sdyn>], [[G: Tag,] Stochastic<G>]);
 cast_dyn_to_ints!(read; [] Sdyn, [F: Tag, const K: u32] Knob<F, K, Sdyn>);
@@ -1453,6 +1468,12 @@ mod tests {
         assert_eq!(held.get().value_f64(), product.value_f64());
         let stored: Knob<f32, 0> = TENTH.store();
         assert_eq!(stored.get().samples_f64(), [f64::from(half::f16::from_f64(0.1)); 3]);
+        // A stochastic value stored into a constant unit's knob (a `static mut`): its mean,
+        // rounded to nearest into the unit's format, as into a primitive `f16`.
+        let third = Sdyn::of(Sf64::from_samples([0.33325, 0.33337, 0.3333]));
+        let into: C1 = third.store();
+        let want: half::f16 = third.cast::<f64>().store();
+        assert_eq!((into.get().format(), into.get().value_f64()), (Fmt::F16, f64::from(want)));
     }
 
     #[test]

@@ -297,7 +297,7 @@ fn list_shows_the_knobs_and_checks() {
         .expect("list runs");
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success());
-    assert!(text.contains("6 knob(s)") && text.contains("kernel::run::offset") && text.contains("src/main.rs:23:13"), "{text}");
+    assert!(text.contains("6 knob(s)") && text.contains("kernel::run::offset") && text.contains("src/main.rs:24:13"), "{text}");
     assert!(text.contains("3 check(s)") && text.contains("recovered"), "{text}");
 }
 
