@@ -1127,10 +1127,15 @@ macro_rules! cast_dyn_to_ints {
 
 dyn_value!(Sdyn, Ndyn);
 
-// A constant unit's knob in the DSA single build holds a native value (`Knob<F, { U | CONSTANT },
-// Ndyn>`), as a `const` of the configuration's own stochastic build is a primitive constant: its
-// arithmetic with literals, primitives and other constants is native, and where it meets a
-// stochastic value it becomes one exactly, as a primitive does.
+cast_dyn_to_ints!(read; [] Sdyn, [F: Tag, const K: u32] Knob<F, K, Sdyn>);
+cast_dyn_to_ints!(read_native; [] Ndyn, [F: Tag, const K: u32] Knob<F, K, Ndyn>);
+
+// Where kinds of values meet in the DSA single build. Stochastic values of static format
+// (`Stochastic<B>`, in code outside the tuned items) meet the run-time ones; and a constant
+// unit's knob holds a native value (`Knob<F, { U | CONSTANT }, Ndyn>`), as a `const` of the
+// configuration's own stochastic build is a primitive constant: its arithmetic with literals,
+// primitives and other constants is native, and where it meets a stochastic value it becomes one
+// exactly, as a primitive does.
 
 impl Ndyn {
     /// The value as a stochastic one: exactly, three equal samples of its format (as
@@ -1178,60 +1183,75 @@ impl<F: Tag, const K: u32> AsSdyn for Knob<F, K, Ndyn> {
     }
 }
 
-/// `Join`s both ways between each native-kind type `$n` and each stochastic one `$s`, in
-/// their common format ([`Dyn::meet`], the native operand converted exactly), and the stores
-/// and casts of `$n` into places of the stochastic types.
-macro_rules! native_meets_stochastic {
-    ($n:tt; $($s:tt),*) => {
-        native_meets_stochastic!(@stores $n);
-        $(native_meets_stochastic!(@pair $n $s);)*
+/// `Join`s both ways between `$a` and each `$b`: in their common format ([`Dyn::meet`]), each
+/// made an [`Sdyn`] exactly first ([`AsSdyn`]).
+macro_rules! sdyn_joins {
+    ($a:tt; $($b:tt),*) => {
+        $(sdyn_joins!(@pair $a $b);)*
     };
-    (@pair [[$($gn:tt)*] $n:ty] [[$($gs:tt)*] $s:ty]) => {
-        impl<$($gn)* $($gs)*> Join<$s> for $n {
+    (@pair [[$($ga:tt)*] $a:ty] [[$($gb:tt)*] $b:ty]) => {
+        impl<$($ga)* $($gb)*> Join<$b> for $a {
             type Out = Sdyn;
             #[inline(always)]
-            fn join(a: Self, b: $s) -> (Sdyn, Sdyn) {
+            fn join(a: Self, b: $b) -> (Sdyn, Sdyn) {
                 Dyn::meet(a.as_sdyn(), b.as_sdyn())
             }
         }
-        impl<$($gn)* $($gs)*> Join<$n> for $s {
+        impl<$($ga)* $($gb)*> Join<$a> for $b {
             type Out = Sdyn;
             #[inline(always)]
-            fn join(a: Self, b: $n) -> (Sdyn, Sdyn) {
+            fn join(a: Self, b: $a) -> (Sdyn, Sdyn) {
                 Dyn::meet(a.as_sdyn(), b.as_sdyn())
             }
         }
     };
-    (@stores [[$($gn:tt)*] $n:ty]) => {
-        // As a primitive stored or cast into a stochastic place: exactly, then rounded at
-        // random to the place's format.
-        impl<B: Tag, const L: u32, $($gn)*> Store<Knob<B, L, Sdyn>> for $n {
+}
+sdyn_joins!([[] Ndyn]; [[] Sdyn], [[G: Tag, const L: u32,] Knob<G, L, Sdyn>], [[G: Tag,] Stochastic<G>]);
+sdyn_joins!([[F: Tag, const K: u32,] Knob<F, K, Ndyn>]; [[] Sdyn], [[G: Tag, const L: u32,] Knob<G, L, Sdyn>], [[G: Tag,] Stochastic<G>]);
+sdyn_joins!([[A: Tag,] Stochastic<A>]; [[] Sdyn], [[G: Tag, const L: u32,] Knob<G, L, Sdyn>]);
+
+/// Stores and casts of each `$t` into a knob of the DSA single build and into a place of type
+/// `Sdyn`: made an [`Sdyn`] exactly, then rounded at random to the place's format (as a primitive
+/// or a `Stochastic` stored into a stochastic place).
+macro_rules! into_sdyn_places {
+    ($([[$($g:tt)*] $t:ty]),*) => {$(
+        impl<B: Tag, const L: u32, $($g)*> Store<Knob<B, L, Sdyn>> for $t {
             #[inline(always)]
             fn store(self) -> Knob<B, L, Sdyn> {
                 Knob::from_dyn(self.as_sdyn())
             }
         }
-        impl<B: Tag, const L: u32, $($gn)*> CastAs<Knob<B, L, Sdyn>> for $n {
+        impl<B: Tag, const L: u32, $($g)*> CastAs<Knob<B, L, Sdyn>> for $t {
             #[inline(always)]
             fn cast_as(self) -> Knob<B, L, Sdyn> {
                 Knob::from_dyn(self.as_sdyn())
             }
         }
-        impl<B: Tag, $($gn)*> Store<Stochastic<B>> for $n {
+        store_dyn_place!(Sdyn; [$($g)*] $t => |x, f| x.as_sdyn().to(f), x.as_sdyn());
+    )*};
+}
+into_sdyn_places!([[] Ndyn], [[F: Tag, const K: u32,] Knob<F, K, Ndyn>], [[A: Tag,] Stochastic<A>]);
+
+/// Out of each `$t` into a stochastic place of static format, and `as` one: the value as an
+/// [`Sdyn`], then [`Stochastic::cast`].
+macro_rules! into_stochastic {
+    ($([[$($g:tt)*] $t:ty]),*) => {$(
+        impl<B: Tag, $($g)*> Store<Stochastic<B>> for $t {
             #[inline(always)]
             fn store(self) -> Stochastic<B> {
                 self.as_sdyn().cast()
             }
         }
-        impl<B: Tag, $($gn)*> CastAs<Stochastic<B>> for $n {
+        impl<B: Tag, $($g)*> CastAs<Stochastic<B>> for $t {
             #[inline(always)]
             fn cast_as(self) -> Stochastic<B> {
                 self.as_sdyn().cast()
             }
         }
-        store_dyn_place!(Sdyn; [$($gn)*] $n => |x, f| x.as_sdyn().to(f), x.as_sdyn());
-    };
+    )*};
 }
+into_stochastic!([[] Sdyn], [[F: Tag, const K: u32,] Knob<F, K, Sdyn>], [[] Ndyn], [[F: Tag, const K: u32,] Knob<F, K, Ndyn>]);
+
 /// A stochastic value (`$s`) stored into a native knob (a `static mut` of a constant unit): its
 /// mean rounded to nearest into the unit's format, as into a primitive of the configuration's own
 /// stochastic build (the samples are lost).
@@ -1246,75 +1266,6 @@ macro_rules! stochastic_into_native_knob {
     )*};
 }
 stochastic_into_native_knob!([[] Sdyn], [[G: Tag, const K: u32,] Knob<G, K, Sdyn>], [[G: Tag,] Stochastic<G>]);
-
-native_meets_stochastic!([[] Ndyn]; [[] Sdyn], [[G: Tag, const L: u32,] Knob<G, L, Sdyn>], [[G: Tag,] Stochastic<G>]);
-native_meets_stochastic!([[F: Tag, const K: u32,] Knob<F, K, Ndyn>]; [[] Sdyn], [[G: Tag, const L: u32,] Knob<G, L, Sdyn>], [[G: Tag,] Stochastic<G>]);
-cast_dyn_to_ints!(read; [] Sdyn, [F: Tag, const K: u32] Knob<F, K, Sdyn>);
-cast_dyn_to_ints!(read_native; [] Ndyn, [F: Tag, const K: u32] Knob<F, K, Ndyn>);
-
-// What only stochastic values and their knobs meet: the stochastic types themselves.
-
-impl<B: Tag> Join<Stochastic<B>> for Sdyn {
-    type Out = Sdyn;
-    #[inline(always)]
-    fn join(a: Self, b: Stochastic<B>) -> (Sdyn, Sdyn) {
-        Dyn::meet(a, Sdyn::of(b))
-    }
-}
-impl<A: Tag> Join<Sdyn> for Stochastic<A> {
-    type Out = Sdyn;
-    #[inline(always)]
-    fn join(a: Self, b: Sdyn) -> (Sdyn, Sdyn) {
-        Dyn::meet(Sdyn::of(a), b)
-    }
-}
-impl<B: Tag, F: Tag, const K: u32> Join<Stochastic<B>> for Knob<F, K, Sdyn> {
-    type Out = Sdyn;
-    #[inline(always)]
-    fn join(a: Self, b: Stochastic<B>) -> (Sdyn, Sdyn) {
-        Dyn::meet(a.get(), Sdyn::of(b))
-    }
-}
-impl<A: Tag, F: Tag, const K: u32> Join<Knob<F, K, Sdyn>> for Stochastic<A> {
-    type Out = Sdyn;
-    #[inline(always)]
-    fn join(a: Self, b: Knob<F, K, Sdyn>) -> (Sdyn, Sdyn) {
-        Dyn::meet(Sdyn::of(a), b.get())
-    }
-}
-impl<A: Tag, B: Tag, const K: u32> Store<Knob<B, K, Sdyn>> for Stochastic<A> {
-    #[inline(always)]
-    fn store(self) -> Knob<B, K, Sdyn> {
-        Knob::from_dyn(Sdyn::of(self))
-    }
-}
-impl<A: Tag, B: Tag, const K: u32> CastAs<Knob<B, K, Sdyn>> for Stochastic<A> {
-    #[inline(always)]
-    fn cast_as(self) -> Knob<B, K, Sdyn> {
-        Knob::from_dyn(Sdyn::of(self))
-    }
-}
-store_dyn_place!(Sdyn; [A: Tag] Stochastic<A> => |x, f| Sdyn::of(x).to(f), Sdyn::of(x));
-
-/// Out of a stochastic value of run-time format (or its knob) into a stochastic place, and `as`
-/// one: [`Stochastic::cast`].
-macro_rules! store_sdyn_stochastic {
-    ($([$($g:tt)*] $t:ty),*) => {$(
-        impl<B: Tag, $($g)*> Store<Stochastic<B>> for $t {
-            #[inline(always)]
-            fn store(self) -> Stochastic<B> {
-                self.value_dyn().cast()
-            }
-        }
-        impl<B: Tag, $($g)*> CastAs<Stochastic<B>> for $t {
-            #[inline(always)]
-            fn cast_as(self) -> Stochastic<B> {
-                self.value_dyn().cast()
-            }
-        }
-    )*};
-}
-store_sdyn_stochastic!([] Sdyn, [F: Tag, const K: u32] Knob<F, K, Sdyn>);
 
 #[cfg(test)]
 mod tests {
