@@ -236,8 +236,10 @@ pub struct Lab<'a> {
     /// candidates valid under DSA natively too.
     native_after: std::sync::atomic::AtomicBool,
     /// A configuration found failed its DSA re-check: from then on the search runs the
-    /// candidates under DSA with two seeds.
-    two_seeds: std::sync::atomic::AtomicBool,
+    /// candidates under DSA with two seeds, except those it had judged already (with the
+    /// search's seed), held here: their verdicts stand, so a search run again retraces its
+    /// path to the configuration refused and only then meets new candidates.
+    two_seeds: std::sync::OnceLock<std::collections::HashSet<Configuration>>,
     /// Candidates' runs end at their first 16-bit overflow (not the reference's): see
     /// [`Lab::stops_at_overflow`].
     stop_on_overflow: bool,
@@ -321,7 +323,7 @@ impl<'a> Lab<'a> {
             native_first: false,
             screening: None,
             native_after: std::sync::atomic::AtomicBool::new(false),
-            two_seeds: std::sync::atomic::AtomicBool::new(false),
+            two_seeds: std::sync::OnceLock::new(),
             stop_on_overflow: false,
             last_save: Mutex::new(Instant::now()),
             speculated: Mutex::new(HashMap::new()),
@@ -476,16 +478,29 @@ impl<'a> Lab<'a> {
     /// Whether candidates run under DSA with two seeds, once a configuration found has failed
     /// its re-check with another seed.
     fn two_seeds(&self) -> bool {
-        self.two_seeds.load(std::sync::atomic::Ordering::Relaxed)
+        self.two_seeds.get().is_some()
     }
 
-    /// The runs that make a candidate valid, in the order they are made (`None`: native):
+    /// Turns two-seed mode on ([`Lab::two_seeds`]) for the candidates not judged yet.
+    fn start_two_seeds(&self) -> Result<()> {
+        let judged = self.cache.lock().map_err(|_| anyhow!("the cache lock is poisoned"))?.configurations_run_with(Some(self.settings.seed));
+        let _ = self.two_seeds.set(judged);
+        Ok(())
+    }
+
+    /// Whether `config` must pass a second seed: in two-seed mode, unless the search had judged
+    /// it before the mode began.
+    fn needs_second_seed(&self, config: &Configuration) -> bool {
+        self.two_seeds.get().is_some_and(|judged| !judged.contains(config))
+    }
+
+    /// The runs that make `config` valid, in the order they are made (`None`: native):
     /// natively first when it is `screened` ([`Lab::screens`]); under DSA with the search's
-    /// seed, and the next one too with [`Lab::two_seeds`] (from the same build: the sources do
-    /// not change, so cargo has nothing to do); natively last, when not first, once
+    /// seed, and the next one too when [`Lab::needs_second_seed`] (from the same build: the
+    /// sources do not change, so cargo has nothing to do); natively last, when not first, once
     /// [`Lab::native_after`].
-    fn checks(&self, screened: bool) -> Vec<Option<u64>> {
-        checks(self.settings.seed, screened, self.two_seeds(), self.native_after())
+    fn checks(&self, config: &Configuration, screened: bool) -> Vec<Option<u64>> {
+        checks(self.settings.seed, screened, self.needs_second_seed(config), self.native_after())
     }
 
     /// The seed of the final DSA re-check: one the search did not use.
@@ -769,9 +784,14 @@ impl LabOracle<'_, '_> {
 
     /// The outcome of [`Lab::checks`] taken in turn with the runs `run` gives (`None`: the run
     /// is unknown, and so is the outcome): the first check that fails decides.
-    fn decide(&self, screened: bool, mut run: impl FnMut(Option<u64>) -> Result<Option<(CandidateRun, bool)>>) -> Result<Option<Outcome>> {
+    fn decide(
+        &self,
+        config: &Configuration,
+        screened: bool,
+        mut run: impl FnMut(Option<u64>) -> Result<Option<(CandidateRun, bool)>>,
+    ) -> Result<Option<Outcome>> {
         let mut last = None;
-        for seed in self.lab.checks(screened) {
+        for seed in self.lab.checks(config, screened) {
             let Some((run, cached)) = run(seed)? else { return Ok(None) };
             let outcome = self.judge_any(&run, cached);
             let failed = !outcome.is_valid();
@@ -788,7 +808,7 @@ impl LabOracle<'_, '_> {
     /// the checks when it is known (candidates sent to DSA directly have none).
     fn recalled(&self, config: &Configuration) -> Option<Outcome> {
         let screened = self.lab.native_first && self.lab.recall_run(config, None).is_some();
-        self.decide(screened, |seed| Ok(self.lab.recall_run(config, seed).map(|run| (run, true)))).ok().flatten()
+        self.decide(config, screened, |seed| Ok(self.lab.recall_run(config, seed).map(|run| (run, true)))).ok().flatten()
     }
 
     /// Tests one configuration on `worker`: each of [`Lab::checks`] in turn, until one fails.
@@ -800,7 +820,7 @@ impl LabOracle<'_, '_> {
         // made now: what screening learns from. (Screened, the native run is the first check and
         // the only native one: `checks` puts one last only for a candidate not screened.)
         let (mut native, mut dsa) = (None, None);
-        let outcome = self.decide(screened, |seed| {
+        let outcome = self.decide(config, screened, |seed| {
             let (run, cached) = self.lab.run_config(worker, config, seed)?;
             if !cached {
                 let s = spent.get_or_insert((0.0, 0.0));
@@ -1464,8 +1484,8 @@ pub fn tune_for(lab: &Lab<'_>, prepared: &Prepared, req: &Requirement) -> Result
         if check.dsa_recheck_reason.is_some() && !lab.two_seeds() {
             // Three-sample estimates of hundreds of checked values: one seed can pass a few
             // by chance. Candidates must now pass two.
-            console.stage("a configuration valid under DSA failed with another seed: candidates now run under DSA with two seeds");
-            lab.two_seeds.store(true, std::sync::atomic::Ordering::Relaxed);
+            console.stage("a configuration valid under DSA failed with another seed: candidates not judged yet now run under DSA with two seeds");
+            lab.start_two_seeds().map_err(TuneError::internal)?;
         }
         if check.reason.is_some() && !lab.native_after() {
             // Random rounding does not show everything round-to-nearest does (a sum that

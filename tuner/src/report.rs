@@ -267,7 +267,7 @@ pub fn summary(report: &Report) -> String {
     if c.two_seeds {
         let _ = writeln!(
             s,
-            "a configuration valid under DSA failed with another seed, so candidates ran under DSA with seeds {} and {}",
+            "a configuration valid under DSA failed with another seed, so candidates not judged before ran under DSA with seeds {} and {}",
             report.seed,
             report.seed.wrapping_add(1)
         );
