@@ -52,24 +52,28 @@ fn inexact_inputs() -> bool {
     std::env::var("FPTUNE_BENCH_INPUTS").is_ok_and(|v| v.trim() == "inexact")
 }
 
-/// Fills A and B from the fixed seed (values in [0, 1) converted to `T`, divided by 3 in `T` with
-/// inexact inputs), then times the product `reps` times and returns the fastest run.
+/// Times the product `reps` times and returns the fastest run. Each run has matrices of its own,
+/// allocated and filled from the fixed seed (values in [0, 1) converted to `T`, divided by 3 in
+/// `T` with inexact inputs) before the clock starts: at n = 500 the column walk of B misses the
+/// caches more or less with the physical pages the matrices happen to get (4 KiB pages, so the
+/// physically indexed caches see another layout each time), and one allocation timed several
+/// times would only repeat its luck.
 fn time<T>(n: usize, reps: usize, conv: impl Fn(f64) -> T, zero: T) -> Duration
 where
     T: Copy + Add<Output = T> + Mul<Output = T> + Div<Output = T>,
 {
-    let mut g = Inputs(0x05EE_D0FF_970E);
     let inexact = inexact_inputs();
     let three = conv(3.0);
     let entry = |g: &mut Inputs| {
         let x = conv(g.next_unit());
         if inexact { x / three } else { x }
     };
-    let a: Vec<T> = (0..n * n).map(|_| entry(&mut g)).collect();
-    let b: Vec<T> = (0..n * n).map(|_| entry(&mut g)).collect();
-    let mut c = vec![zero; n * n];
     let mut best = Duration::MAX;
     for _ in 0..reps {
+        let mut g = Inputs(0x05EE_D0FF_970E);
+        let a: Vec<T> = (0..n * n).map(|_| entry(&mut g)).collect();
+        let b: Vec<T> = (0..n * n).map(|_| entry(&mut g)).collect();
+        let mut c = vec![zero; n * n];
         let t = Clock::start();
         matmul(black_box(&a), black_box(&b), black_box(&mut c), n, zero);
         best = best.min(t.elapsed());
