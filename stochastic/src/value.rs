@@ -24,6 +24,7 @@ const NOISE: f64 = 0.1 / C;
 #[repr(C)]
 pub struct Stochastic<F: Format> {
     pub(crate) s: [F::Repr; 3],
+    _align: <F::Repr as Repr>::Align,
     _format: PhantomData<F>,
 }
 
@@ -45,7 +46,7 @@ impl<F: Format> Default for Stochastic<F> {
 impl<F: Format> Stochastic<F> {
     #[inline(always)]
     pub(crate) const fn from_repr(s: [F::Repr; 3]) -> Self {
-        Stochastic { s, _format: PhantomData }
+        Stochastic { s, _align: <F::Repr as Repr>::ALIGN, _format: PhantomData }
     }
 
     /// An exactly known value: three equal samples.
@@ -517,5 +518,26 @@ mod display_tests {
         let big = Sf64::from(1e17);
         let noise = (big + third) - big - third;
         assert_eq!(format!("{:.1}", noise), "@.0");
+    }
+}
+
+#[cfg(test)]
+mod layout_tests {
+    use super::{Sbf16, Sf16, Sf32, Sf64};
+    use std::mem::{align_of, size_of};
+
+    #[test]
+    fn three_binary32_samples_fill_sixteen_aligned_bytes_and_binary64_ones_twenty_four() {
+        for (size, align) in [
+            (size_of::<Sf32>(), align_of::<Sf32>()),
+            (size_of::<Sf16>(), align_of::<Sf16>()),
+            (size_of::<Sbf16>(), align_of::<Sbf16>()),
+        ] {
+            assert_eq!((size, align), (16, 16));
+        }
+        assert_eq!((size_of::<Sf64>(), align_of::<Sf64>()), (24, 8));
+        // An array of them: no value straddles a 64-byte line when the array starts on one.
+        let v = vec![Sf32::default(); 64];
+        assert_eq!(v.as_ptr() as usize % 16, 0);
     }
 }
