@@ -137,14 +137,14 @@ fn main() {
     };
     let want = |name: &str| only.as_ref().is_none_or(|o| o.iter().any(|x| x == &name.to_lowercase()));
     fptune::stochastic::set_seed(1);
+    // The stochastic types run at most twice unless the repetitions were given.
+    let slow_reps = if std::env::var("FPTUNE_BENCH_REPS").is_ok() { reps } else { reps.min(2) };
     println!(
-        "matmul bench: i-j-k loop, {} inputs, min of {reps} runs (2 for the slow types), {} time; kernels: {}",
+        "matmul bench: i-j-k loop, {} inputs, min of {reps} runs ({slow_reps} for the slow types), each on matrices of its own, {} time; kernels: {}",
         if inexact_inputs() { "inexact (x / 3)" } else { "exact" },
         if thread_cpu_time().is_some() { "thread CPU" } else { "wall-clock" },
         kernels()
     );
-    // The stochastic types run at most twice unless the repetitions were given.
-    let slow_reps = if std::env::var("FPTUNE_BENCH_REPS").is_ok() { reps } else { reps.min(2) };
 
     for n in sizes {
         let mut rows = Vec::new();
