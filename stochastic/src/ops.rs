@@ -23,7 +23,7 @@ use crate::value::{accuracy_scale, is_noise_f64, note, surely_below, Stochastic,
 pub(crate) fn exact_scale<F: Format>() -> f64 {
     match F::PRECISION {
         53 => 1.258_925_411_794_166_4e-32,
-        24 => 3.630_780_547_701_013_5e-15,
+        24 => 3.630_780_547_701_013e-15,
         11 => 2.398_832_919_019_490_4e-7,
         _ => 1.513_561_248_436_208_3e-5,
     }

@@ -512,7 +512,7 @@ pub trait FloatCmp {
     fn __fp_ge(&self) -> bool;
 }
 
-impl<'a, 'b, A: Scalar + Join<B>, B: Scalar> FloatCmp for &Pair<&'a A, &'b B>
+impl<A: Scalar + Join<B>, B: Scalar> FloatCmp for &Pair<&A, &B>
 where
     A::Out: PartialOrd,
 {
@@ -560,7 +560,7 @@ pub trait StdEq {
     fn __fp_ne(&self) -> bool;
 }
 
-impl<'a, 'b, A: PartialEq<B> + ?Sized, B: ?Sized> StdEq for Pair<&'a A, &'b B> {
+impl<A: PartialEq<B> + ?Sized, B: ?Sized> StdEq for Pair<&A, &B> {
     #[inline(always)]
     fn __fp_eq(&self) -> bool {
         let (a, b) = self.take();
@@ -585,7 +585,7 @@ pub trait StdOrd {
     fn __fp_ge(&self) -> bool;
 }
 
-impl<'a, 'b, A: PartialOrd<B> + ?Sized, B: ?Sized> StdOrd for Pair<&'a A, &'b B> {
+impl<A: PartialOrd<B> + ?Sized, B: ?Sized> StdOrd for Pair<&A, &B> {
     #[inline(always)]
     fn __fp_lt(&self) -> bool {
         let (a, b) = self.take();
@@ -972,7 +972,7 @@ pub trait FloatCopy {
     fn __fp_copy_from_slice(&self);
 }
 
-impl<'a, 'b, A, B: Scalar + Store<A>> FloatCopy for &Pair<&'a mut [A], &'b [B]> {
+impl<A, B: Scalar + Store<A>> FloatCopy for &Pair<&mut [A], &[B]> {
     #[inline]
     fn __fp_copy_from_slice(&self) {
         let (dst, src) = self.take();
@@ -989,7 +989,7 @@ pub trait StdCopy {
     fn __fp_copy_from_slice(&self);
 }
 
-impl<'a, 'b, A: Copy> StdCopy for Pair<&'a mut [A], &'b [A]> {
+impl<A: Copy> StdCopy for Pair<&mut [A], &[A]> {
     #[inline(always)]
     fn __fp_copy_from_slice(&self) {
         let (dst, src) = self.take();
