@@ -536,7 +536,8 @@ mod layout_tests {
             assert_eq!((size, align), (16, 16));
         }
         assert_eq!((size_of::<Sf64>(), align_of::<Sf64>()), (24, 8));
-        // An array of them: no value straddles a 64-byte line when the array starts on one.
+        // An array of them starts on a 16-byte boundary, so each value lies within one 64-byte
+        // line.
         let v = vec![Sf32::default(); 64];
         assert_eq!(v.as_ptr() as usize % 16, 0);
     }

@@ -1529,13 +1529,13 @@ pub fn tune_for(lab: &Lab<'_>, prepared: &Prepared, req: &Requirement) -> Result
 }
 
 /// The runs a candidate must pass, in order ([`Lab::checks`]): `None` is the native build.
-fn checks(seed: u64, screened: bool, two_seeds: bool, native_after: bool) -> Vec<Option<u64>> {
+fn checks(seed: u64, screened: bool, second_seed: bool, native_after: bool) -> Vec<Option<u64>> {
     let mut checks = Vec::with_capacity(4);
     if screened {
         checks.push(None);
     }
     checks.push(Some(seed));
-    if two_seeds {
+    if second_seed {
         checks.push(Some(seed.wrapping_add(1)));
     }
     if native_after && !screened {
