@@ -493,7 +493,14 @@ mod imp {
         let y = a.xor(b).xor(x);
         let t = s.sub(x);
         // exact - s = y - t: step when it points in the direction.
-        step64(s, t.xor(m).lt(y.xor(m)), m).store3()
+        zero_sum_sign64(step64(s, t.xor(m).lt(y.xor(m)), m), a, b, m).store3()
+    }
+
+    /// `round::zero_sum_sign` in every lane: an exact zero sum `r` of `a` and `b` rounded
+    /// downward (`m`, the directions' sign masks) is `-0` unless both operands are `+0`.
+    #[inline(always)]
+    fn zero_sum_sign64(r: V, a: V, b: V, m: V) -> V {
+        r.or(a.or(b).and(m).and(r.eq(V::splat(0.0))))
     }
 
     /// Directed `a * b` of each sample.
@@ -702,10 +709,15 @@ mod imp {
     #[inline(always)]
     #[cfg_attr(target_feature = "avx512f", allow(dead_code))]
     pub(crate) fn add3_f32_v(a: [f32; 3], b: [f32; 3], bits: u64) -> [f32; 3] {
-        let (s, t, y) = fast2sum32(load3_f32(&a), load3_f32(&b));
+        let (a, b) = (load3_f32(&a), load3_f32(&b));
+        let (s, t, y) = fast2sum32(a, b);
         let m = masks32(bits);
         let cond = unsafe { _mm_cmplt_ps(_mm_xor_ps(t, m), _mm_xor_ps(y, m)) };
-        store3_f32(step32(s, cond, m))
+        let r = step32(s, cond, m);
+        // `zero_sum_sign64` in binary32 lanes.
+        store3_f32(unsafe {
+            _mm_or_ps(r, _mm_and_ps(_mm_and_ps(_mm_or_ps(a, b), m), _mm_cmpeq_ps(r, _mm_setzero_ps())))
+        })
     }
 
     /// Directed `a * b` of each sample: the product is exact in `f64`, and so is its distance to
@@ -835,7 +847,7 @@ mod imp {
             return add3_grid_slow(a3, b3, bits, g);
         }
         let m = V::load_bits(&MASKS64[bits as usize & 3]);
-        store3_f32(grid64(x, m, g).to_f32x4())
+        store3_f32(zero_sum_sign64(grid64(x, m, g), a, b, m).to_f32x4())
     }
 
     #[cold]
@@ -902,9 +914,10 @@ mod imp {
             store3_f32(round_f16(x, masks32(bits)))
         }
 
-        /// AVX-512 rounds the sum to f32 in each lane's direction (an exact zero sum `+0`, as
-        /// round.rs has it), and rounding that again in the same direction onto binary16 gives
-        /// the directed rounding of the exact sum (the binary16 grid lies on the f32 grid).
+        /// AVX-512 rounds the sum to f32 in each lane's direction (an exact zero sum with the
+        /// sign IEEE 754 gives it in that direction, as round.rs has it), and rounding that again
+        /// in the same direction onto binary16 gives the directed rounding of the exact sum (the
+        /// binary16 grid lies on the f32 grid).
         #[cfg(target_feature = "avx512f")]
         #[inline(always)]
         pub(crate) fn add3_f16(a: [f32; 3], b: [f32; 3], bits: u64) -> [f32; 3] {
@@ -914,11 +927,9 @@ mod imp {
             unsafe {
                 let (a, b) = (_mm512_zextps128_ps512(load3_f32(&a)), _mm512_zextps128_ps512(load3_f32(&b)));
                 let (up, dn) = (_mm512_add_round_ps::<UP>(a, b), _mm512_add_round_ps::<DN>(a, b));
-                // The lanes drawn downward whose downward sum is not zero.
-                let down = _mm512_mask_cmp_ps_mask::<_CMP_NEQ_UQ>(DOWN[bits as usize & 3], dn, _mm512_setzero_ps());
                 let up = _mm_cvtph_ps(_mm_cvtps_ph::<{ _MM_FROUND_TO_POS_INF }>(_mm512_castps512_ps128(up)));
                 let dn = _mm_cvtph_ps(_mm_cvtps_ph::<{ _MM_FROUND_TO_NEG_INF }>(_mm512_castps512_ps128(dn)));
-                store3_f32(_mm_mask_blend_ps(down as u8, up, dn))
+                store3_f32(_mm_mask_blend_ps(DOWN[bits as usize & 3] as u8, up, dn))
             }
         }
     }
@@ -1152,10 +1163,9 @@ mod imp {
             out
         }
 
-        /// Directed `a + b` of each sample; an exact zero sum is the round-to-nearest one (as
-        /// in round.rs): that is the upward one (`x + (-x)` is `+0` upward, `-0` downward;
-        /// `-0 + -0` is `-0` both ways), so a lane drawn downward takes its downward sum unless
-        /// that is zero (a nonzero exact sum never rounds to zero). NaN takes the downward sum.
+        /// Directed `a + b` of each sample: the sums rounded up and down side by side, blended
+        /// by the directions. An exact zero sum has the sign IEEE 754 gives it in its direction
+        /// (`x + (-x)` is `+0` upward, `-0` downward), as round.rs computes it.
         #[inline(always)]
         pub(super) fn add3_f64(a: [f64; 3], b: [f64; 3], bits: u64) -> [f64; 3] {
             let ((a01, a2), (b01, b2)) = (split64(&a), split64(&b));
@@ -1169,9 +1179,7 @@ mod imp {
                     "kmovw k1, {k:e}",
                     "vaddpd zmm18, zmm16, zmm17, {{ru-sae}}",
                     "vaddpd zmm19, zmm16, zmm17, {{rd-sae}}",
-                    "vpxord xmm21, xmm21, xmm21",
-                    "vcmppd k2 {{k1}}, zmm19, zmm21, 4",
-                    "vblendmpd zmm18 {{k2}}, zmm18, zmm19",
+                    "vblendmpd zmm18 {{k1}}, zmm18, zmm19",
                     "vmovapd {r01}, xmm18",
                     "vextractf32x4 {r2}, ymm18, 1",
                     "vzeroupper",
@@ -1298,8 +1306,8 @@ mod imp {
             [out[0], out[1], out[2]]
         }
 
-        /// Directed `a + b` of each sample; an exact zero sum is the round-to-nearest one (see
-        /// [`add3_f64`]).
+        /// Directed `a + b` of each sample, exact zero sums with the sign IEEE 754 gives them
+        /// in each direction (see [`add3_f64`]).
         #[inline(always)]
         pub(super) fn add3_f32(a: [f32; 3], b: [f32; 3], bits: u64) -> [f32; 3] {
             let r: __m128;
@@ -1310,9 +1318,7 @@ mod imp {
                     "kmovw k1, {k:e}",
                     "vaddps zmm18, zmm16, zmm17, {{ru-sae}}",
                     "vaddps zmm19, zmm16, zmm17, {{rd-sae}}",
-                    "vpxord xmm21, xmm21, xmm21",
-                    "vcmpps k2 {{k1}}, zmm19, zmm21, 4",
-                    "vblendmps zmm18 {{k2}}, zmm18, zmm19",
+                    "vblendmps zmm18 {{k1}}, zmm18, zmm19",
                     "vmovaps {r}, xmm18",
                     "vzeroupper",
                     a = in(xmm_reg) load_ps(&a), b = in(xmm_reg) load_ps(&b),
@@ -1372,8 +1378,7 @@ mod imp {
         }
 
         /// Directed `a + b` of each sample on the binary16 grid (as `f16c::add3_f16`): the sum
-        /// rounded to f32 in each lane's direction (as [`add3_f32`], an exact zero sum `+0`),
-        /// then onto binary16 in the same direction. Rounding twice in one direction is rounding
+        /// rounded to f32 in each lane's direction (as [`add3_f32`]), then onto binary16 in the same direction. Rounding twice in one direction is rounding
         /// once, the binary16 grid lying on the f32 grid; the f32 rounding of the sum goes
         /// straight to the conversion, with no detour through f64 (two conversions fewer on the
         /// path a running sum waits for).
@@ -1387,12 +1392,10 @@ mod imp {
                     "kmovw k1, {k:e}",
                     "vaddps zmm18, zmm16, zmm17, {{ru-sae}}",
                     "vaddps zmm19, zmm16, zmm17, {{rd-sae}}",
-                    "vpxord xmm21, xmm21, xmm21",
-                    "vcmpps k2 {{k1}}, zmm19, zmm21, 4",
                     "vcvtps2ph xmm20, xmm18, 2",
                     "vcvtps2ph xmm21, xmm19, 1",
                     "vcvtph2ps xmm20, xmm20",
-                    "vcvtph2ps xmm20 {{k2}}, xmm21",
+                    "vcvtph2ps xmm20 {{k1}}, xmm21",
                     "vmovaps {r}, xmm20",
                     "vzeroupper",
                     a = in(xmm_reg) load_ps(&a), b = in(xmm_reg) load_ps(&b),
@@ -1442,16 +1445,15 @@ mod imp {
             [out[0], out[1], out[2]]
         }
 
-        /// Directed `a + b` of each sample. An exact zero sum keeps the sign round-to-nearest
-        /// gives it (`x + (-x)` is `+0` in both directions, as in round.rs).
+        /// Directed `a + b` of each sample: the sums rounded up and down side by side, blended
+        /// by the directions. An exact zero sum has the sign IEEE 754 gives it in its direction
+        /// (`x + (-x)` is `+0` upward, `-0` downward), as round.rs computes it.
         #[inline(always)]
         pub(crate) fn add3_f64(a: [f64; 3], b: [f64; 3], bits: u64) -> [f64; 3] {
             let (a, b, k) = (load_pd(&a), load_pd(&b), DOWN[bits as usize & 3]);
             unsafe {
-                let r = _mm512_add_round_pd::<UP>(a, b);
-                let r = _mm512_mask_add_round_pd::<DN>(r, k, a, b);
-                let zero = _mm512_cmp_pd_mask::<_CMP_EQ_OQ>(r, _mm512_setzero_pd());
-                store_pd(_mm512_mask_blend_pd(zero, r, _mm512_add_pd(a, b)))
+                let (up, dn) = (_mm512_add_round_pd::<UP>(a, b), _mm512_add_round_pd::<DN>(a, b));
+                store_pd(_mm512_mask_blend_pd(k, up, dn))
             }
         }
 
@@ -1478,10 +1480,8 @@ mod imp {
         pub(crate) fn add3_f32(a: [f32; 3], b: [f32; 3], bits: u64) -> [f32; 3] {
             let (a, b, k) = (load_ps(&a), load_ps(&b), u16::from(DOWN[bits as usize & 3]));
             unsafe {
-                let r = _mm512_add_round_ps::<UP>(a, b);
-                let r = _mm512_mask_add_round_ps::<DN>(r, k, a, b);
-                let zero = _mm512_cmp_ps_mask::<_CMP_EQ_OQ>(r, _mm512_setzero_ps());
-                store_ps(_mm512_mask_blend_ps(zero, r, _mm512_add_ps(a, b)))
+                let (up, dn) = (_mm512_add_round_ps::<UP>(a, b), _mm512_add_round_ps::<DN>(a, b));
+                store_ps(_mm512_mask_blend_ps(k, up, dn))
             }
         }
 

@@ -10,6 +10,11 @@
 //! value lies beyond it in that direction. Cases where the residual itself would underflow or
 //! overflow take an exact integer slow path.
 //!
+//! A sum that is exactly zero gets the sign IEEE 754 gives it in the sample's direction
+//! ([`zero_sum_sign`]): `x + (-x)` is `+0` rounding upward and `-0` rounding downward, as the
+//! hardware's own directed rounding (and CADNA's) has it. The AVX-512 kernels then take the
+//! hardware's result as it is, with no test on the path a running sum waits for.
+//!
 //! binary16 and bfloat16 samples are stored as `f32` values that lie on the 16-bit format's grid;
 //! their operations are computed exactly (or with an exact residual) in `f64` and rounded onto the
 //! grid by [`grid_round`].
@@ -134,6 +139,17 @@ fn in_fast_range(x: f64) -> bool {
 // binary64
 // ----------------------------------------------------------------------------------------------
 
+/// The sign IEEE 754 gives a sum that is exactly zero (§6.3), applied to the directed sum `r` of
+/// operands whose bit patterns or'ed together are `ab`: rounding toward -inf, `-0` unless both
+/// operands are `+0`; toward +inf, what round to nearest gives (`+0` unless both are `-0`), which
+/// `r` already has. `r` is zero only for an exact zero sum: a nonzero exact sum of two floats is a
+/// multiple of the smallest subnormal, so it never rounds to zero. Branch-free.
+#[inline(always)]
+pub(crate) fn zero_sum_sign(r: f64, ab: u64, dir: f64) -> f64 {
+    let fix = u64::from(r == 0.0) & u64::from(dir < 0.0);
+    f64::from_bits(r.to_bits() | (ab & SIGN64 & 0u64.wrapping_sub(fix)))
+}
+
 /// The residual of TwoSum is NaN exactly when an operand is infinite or NaN, when `a + b`
 /// overflowed, or when TwoSum's intermediate `s - a` overflowed although `s` is finite: `|b|` is
 /// `MAX`, `a` has the opposite sign, and `a + b` was a tie rounded away from zero (e.g.
@@ -144,7 +160,7 @@ pub(crate) fn add_f64(a: f64, b: f64, dir: f64) -> f64 {
     if err.is_nan() {
         return add_f64_slow(a, b, s, dir);
     }
-    step_f64(s, err, dir)
+    zero_sum_sign(step_f64(s, err, dir), a.to_bits() | b.to_bits(), dir)
 }
 
 #[inline(never)]
@@ -300,7 +316,10 @@ pub(crate) fn add_f32(a: f32, b: f32, dir: f64) -> f32 {
     if err.is_nan() {
         return add_f32_slow(a, b, s, dir);
     }
-    step_f32(s, f64::from(err), dir)
+    let r = step_f32(s, f64::from(err), dir);
+    // [`zero_sum_sign`] on binary32 bits.
+    let fix = u32::from(r == 0.0) & u32::from(dir < 0.0);
+    f32::from_bits(r.to_bits() | ((a.to_bits() | b.to_bits()) & (1 << 31) & 0u32.wrapping_sub(fix)))
 }
 
 #[inline(never)]
@@ -443,8 +462,9 @@ pub(crate) fn grid_nearest(x: f64, g: Grid) -> f64 {
 
 #[inline(always)]
 pub(crate) fn add_grid(a: f32, b: f32, dir: f64, g: Grid) -> f32 {
-    let (s, err) = two_sum_f64(f64::from(a), f64::from(b));
-    grid_round(s, err, dir, g) as f32
+    let (a, b) = (f64::from(a), f64::from(b));
+    let (s, err) = two_sum_f64(a, b);
+    zero_sum_sign(grid_round(s, err, dir, g), a.to_bits() | b.to_bits(), dir) as f32
 }
 
 #[inline(always)]
