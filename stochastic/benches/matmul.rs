@@ -29,7 +29,7 @@ use common::{thread_cpu_time, Clock, Inputs};
 
 use fptune::{f16, Sbf16, Sf16, Sf32, Sf64};
 
-/// The classic triple loop, the accumulator in a local.
+/// The classic triple loop, the accumulator in a local, B indexed as in `cadna/matmul.cc`.
 #[inline(never)]
 fn matmul<T>(a: &[T], b: &[T], c: &mut [T], n: usize, zero: T)
 where
@@ -39,8 +39,8 @@ where
         let row = &a[i * n..(i + 1) * n];
         for j in 0..n {
             let mut s = zero;
-            for (&aik, &bkj) in row.iter().zip(b[j..].iter().step_by(n)) {
-                s = s + aik * bkj;
+            for (k, &aik) in row.iter().enumerate() {
+                s = s + aik * b[k * n + j];
             }
             c[i * n + j] = s;
         }
