@@ -612,19 +612,28 @@ const DIRS: [f64; 2] = [1.0, -1.0];
 // Kernels under test
 // ----------------------------------------------------------------------------------------------
 
-/// The exact result of `a op b` and the sign IEEE 754 gives an exact zero result, rounding in
-/// direction `dir` (`None`: not checked, for an exact zero sum when the direction is not known).
-/// A sum of two zeros of one sign is that zero; any other exact zero sum (opposite signs) is `+0`,
-/// or `-0` rounding toward -inf (IEEE 754-2019, 6.3).
-fn exact_binary<T: Model>(op: Op, a: T::Repr, b: T::Repr, dir: Option<f64>) -> (Exact, Option<bool>) {
+/// The exact result of `a op b`.
+fn exact_binary<T: Model>(op: Op, a: T::Repr, b: T::Repr) -> Exact {
     let (da, db) = (dy::<T>(a), dy::<T>(b));
+    match op {
+        Op::Add => Exact::Val(da.add(&db)),
+        Op::Sub => Exact::Val(da.sub(&db)),
+        Op::Mul => Exact::Val(da.mul(&db)),
+        Op::Div => Exact::Quot(da, db),
+    }
+}
+
+/// The sign IEEE 754 gives an exact zero result of `a op b`, rounding in direction `dir` (`None`:
+/// not checked, for an exact zero sum when the direction is not known). A sum of two zeros of one
+/// sign is that zero; any other exact zero sum (opposite signs) is `+0`, or `-0` rounding toward
+/// -inf (IEEE 754-2019, 6.3).
+fn zero_sign<T: Model>(op: Op, a: T::Repr, b: T::Repr, dir: Option<f64>) -> Option<bool> {
     let (na, nb) = (a.to_f64().is_sign_negative(), b.to_f64().is_sign_negative());
     let sum_sign = |nb: bool| dir.map(|d| if na == nb { na } else { d < 0.0 });
     match op {
-        Op::Add => (Exact::Val(da.add(&db)), sum_sign(nb)),
-        Op::Sub => (Exact::Val(da.sub(&db)), sum_sign(!nb)),
-        Op::Mul => (Exact::Val(da.mul(&db)), Some(na != nb)),
-        Op::Div => (Exact::Quot(da, db), Some(na != nb)),
+        Op::Add => sum_sign(nb),
+        Op::Sub => sum_sign(!nb),
+        Op::Mul | Op::Div => Some(na != nb),
     }
 }
 
@@ -655,11 +664,10 @@ fn run_binary<T: Model>(op: Op) {
         let Some((ab, bb)) = gen_binary::<T>(op, &mut rng) else { continue };
         cases += 1;
         let (a, b) = (T::from_bits(ab), T::from_bits(bb));
+        let x = exact_binary::<T>(op, a, b);
         let mut r = [a; 2];
-        let mut x = Exact::Val(dy::<T>(a));
         for (i, dir) in DIRS.into_iter().enumerate() {
-            let zero_sign;
-            (x, zero_sign) = exact_binary::<T>(op, a, b, Some(dir));
+            let zero_sign = zero_sign::<T>(op, a, b, Some(dir));
             r[i] = kernel::<T>(op, a, b, dir);
             if let Err(e) = check_dir::<T>(r[i], &x, dir, zero_sign) {
                 fails.add(format!("{what}({}, {}, dir {dir}): {e}", show::<T>(a), show::<T>(b)));
@@ -900,7 +908,7 @@ fn oracle_rejects_neighbours_of_the_right_answer() {
         for _ in 0..2000 {
             let Some((ab, bb)) = gen_mul::<T>(&mut rng) else { continue };
             let (a, b) = (T::from_bits(ab), T::from_bits(bb));
-            let (x, zs) = exact_binary::<T>(Op::Mul, a, b, None);
+            let (x, zs) = (exact_binary::<T>(Op::Mul, a, b), zero_sign::<T>(Op::Mul, a, b, None));
             for dir in DIRS {
                 let u = T::mul(a, b, dir);
                 check_dir::<T>(u, &x, dir, zs).expect("kernel result");
@@ -1078,7 +1086,7 @@ fn run_stochastic<T: Model>(op: SOp) {
         let mut how = [Rounded::Exact; 3];
         for i in 0..3 {
             let (x, zs) = match op {
-                SOp::Bin(o) => exact_binary::<T>(o, xs[i], ys[i], None),
+                SOp::Bin(o) => (exact_binary::<T>(o, xs[i], ys[i]), zero_sign::<T>(o, xs[i], ys[i], None)),
                 SOp::Sqrt => (Exact::Sqrt(dy::<T>(xs[i])), Some(xs[i].to_f64().is_sign_negative())),
             };
             match classify::<T>(rs[i], &x, zs) {
