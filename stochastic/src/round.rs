@@ -316,10 +316,9 @@ pub(crate) fn add_f32(a: f32, b: f32, dir: f64) -> f32 {
     if err.is_nan() {
         return add_f32_slow(a, b, s, dir);
     }
-    let r = step_f32(s, f64::from(err), dir);
-    // [`zero_sum_sign`] on binary32 bits.
-    let fix = u32::from(r == 0.0) & u32::from(dir < 0.0);
-    f32::from_bits(r.to_bits() | ((a.to_bits() | b.to_bits()) & (1 << 31) & 0u32.wrapping_sub(fix)))
+    // Widening is exact and keeps a zero's sign, so the narrowing back is exact too.
+    let ab = f64::from(a).to_bits() | f64::from(b).to_bits();
+    zero_sum_sign(f64::from(step_f32(s, f64::from(err), dir)), ab, dir) as f32
 }
 
 #[inline(never)]
