@@ -326,10 +326,9 @@ pub(crate) fn cancel_ratio(precision: u32) -> [f64; 3] {
 /// 1. Operands. When the computed deviations are small (here below 0.12), the samples have one
 ///    sign and `spread` computes each `r_i = x_i / m - 1` within `1.01 (1 + |r_i|) 2^-51` (sum,
 ///    quotient and product rounded, the final subtraction of 1 exact), so
-///    `D_x <= sigma |m_x|` with `sigma = w (1 + 2^-51) + 2^-50`, `w = sqrt(W / C)`. One binary64
-///    exception: an operand whose samples sum below `2^-1021` makes `3 / sum` overflow; its scale
-///    is 1 (no report) unless a sample is 0, when it is NaN and ignored by `max`; such samples
-///    are all below `2^-968` in magnitude, hence below `2^-68 s` as `s >= lo >= 2^-900`.
+///    `D_x <= sigma |m_x|` with `sigma = w (1 + 2^-51) + 2^-50`, `w = sqrt(W / C)`. (An operand
+///    whose samples sum below `2^-1021`, where `3 / sum` overflows, is spread as its samples
+///    scaled up by `2^600`, exactly: the same bound.)
 /// 2. Result. `r_i = a_i + b_i + e_i` with the directed rounding error `|e_i| <= u |r_i|` (the
 ///    `r_i` are normal and finite, below). Deviations are linear, so by the triangle inequality
 ///    `D_r <= D_a + D_b + sqrt(3) u max|r_i| <= M tau`, `M = |m_a| + |m_b|`,

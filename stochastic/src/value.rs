@@ -199,22 +199,27 @@ pub(crate) fn spread([a, b, c]: [f64; 3]) -> Spread {
         return if a.is_finite() { Spread::Exact } else { Spread::Noise };
     }
     let sum = a + b + c;
-    if sum == 0.0 || !sum.is_finite() {
+    let inv = 3.0 / sum;
+    // A zero sum makes `inv` infinite, and so does one below about 1.7e-308.
+    if !sum.is_finite() || !inv.is_finite() {
         return spread_special([a, b, c], sum);
     }
-    let inv = 3.0 / sum;
     let (r0, r1, r2) = (a * inv - 1.0, b * inv - 1.0, c * inv - 1.0);
     Spread::Relative(r0 * r0 + r1 * r1 + r2 * r2)
 }
 
-/// [`spread`] of samples that differ with a zero or non-finite sum (kept out of line so that
-/// `spread`, which it calls, can be inlined).
+/// [`spread`] of samples that differ with a zero, non-finite or tiny sum (kept out of line so
+/// that `spread`, which it calls, can be inlined).
 #[cold]
 #[inline(never)]
 fn spread_special([a, b, c]: [f64; 3], sum: f64) -> Spread {
-    if sum.is_infinite() && a.is_finite() && b.is_finite() && c.is_finite() {
-        // Overflow of the sum of huge finite samples: redo it scaled down.
-        let k = 2f64.powi(-600);
+    if sum != 0.0 && a.is_finite() && b.is_finite() && c.is_finite() {
+        // The sum of huge finite samples overflowed, or `3 / sum` did for a tiny sum
+        // (subnormal samples): redo it scaled, exactly, by a power of two. The relative
+        // deviations do not change; a tiny value is not noise for being tiny. (A sample
+        // scaled up past the overflow threshold has a sum whose mean is far below its
+        // samples: noise, which the scaled call finds.)
+        let k = if sum.is_infinite() { 2f64.powi(-600) } else { 2f64.powi(600) };
         return spread([a * k, b * k, c * k]);
     }
     Spread::Noise
@@ -540,5 +545,39 @@ mod layout_tests {
         // line.
         let v = vec![Sf32::default(); 64];
         assert_eq!(v.as_ptr() as usize % 16, 0);
+    }
+}
+
+#[cfg(test)]
+mod tiny_tests {
+    use super::*;
+
+    /// Samples summing below about 1.7e-308 (whose `3 / sum` overflows) spread as the same
+    /// samples scaled by a power of two do: a subnormal value is not noise for being tiny.
+    #[test]
+    fn tiny_values_spread_as_scaled_ones() {
+        let spread_of = |s: [f64; 3]| match spread(s) {
+            Spread::Relative(v) => Some(v),
+            Spread::Exact => Some(0.0),
+            Spread::Noise => None,
+        };
+        let k = 2f64.powi(-1060);
+        for s in [[1.0, 1.000_000_1, 1.0], [3.0, 3.5, 2.75], [1.0, -1.0, 1e-3], [5.0, 5.0, 5.000_000_000_001]] {
+            let tiny = s.map(|x| x * k);
+            // Scaling by 2^-1060 rounds onto the subnormal grid: compare with the rounded samples
+            // scaled back up (exactly).
+            let back = tiny.map(|x| x / k);
+            assert_eq!(spread_of(tiny), spread_of(back), "{s:?}");
+            assert!(spread_of(tiny).is_some(), "{s:?}");
+        }
+        // Seven agreeing digits, subnormal: about seven digits, not noise.
+        let x = crate::Sf64::from_samples([1e-310, 1.000_000_1e-310, 1e-310]);
+        assert!(!x.is_noise());
+        assert!((x.digits() - crate::Sf64::from_samples([1e-300, 1.000_000_1e-300, 1e-300]).digits()).abs() < 0.3);
+        // A zero sum of differing samples is still noise; so are non-finite samples.
+        assert!(spread_of([5e-324, -5e-324, 0.0]).is_none());
+        assert!(spread_of([f64::INFINITY, 1.0, 1.0]).is_none());
+        // Huge samples around a tiny mean: noise, whichever way the scaling goes.
+        assert!(spread_of([1e300, -1e300, 1e-310]).is_none());
     }
 }
