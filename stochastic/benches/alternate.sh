@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Compares builds of the matmul bench on a noisy machine: runs each binary once per round, in turn,
 # for ROUNDS rounds, and prints a Markdown table of the fastest and the median time per multiply-add
-# of each (binary, type, detection). On this project's VM the same binary moves by up to 2x from one
-# run to the next (other tenants share the L3 cache and memory); alternating spreads those phases
-# over every binary, and the median of many rounds is what two builds can be compared by.
+# of each (binary, type, detection; for an even number of runs, the lower of the two middle ones).
+# On this project's VM the same binary moves by up to 4x from one run to the next (other tenants
+# share the L3 cache and memory); alternating spreads those phases over every binary, and the
+# median of many rounds is what two builds can be compared by.
 #
 # Usage: stochastic/benches/alternate.sh ROUNDS N TYPES BINARY[:DETECTION]...
 #   ROUNDS     rounds (each runs every binary once, one repetition per run)

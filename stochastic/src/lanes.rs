@@ -1379,10 +1379,10 @@ mod imp {
 
         /// Directed `a + b` of each sample on the binary16 grid (as `f16c::add3_f16`): the sum
         /// rounded to f32 in each lane's direction (as [`add3_f32`]), then onto binary16 in the
-        /// same direction. Rounding twice in one direction is rounding
-        /// once, the binary16 grid lying on the f32 grid; the f32 rounding of the sum goes
-        /// straight to the conversion, with no detour through f64 (two conversions fewer on the
-        /// path a running sum waits for).
+        /// same direction. Rounding twice in one direction is rounding once, the binary16 grid
+        /// lying on the f32 grid; the f32 rounding of the sum goes straight to the conversion,
+        /// with no detour through f64 (two conversions fewer on the path a running sum waits
+        /// for).
         #[inline(always)]
         pub(super) fn add3_f16(a: [f32; 3], b: [f32; 3], bits: u64) -> [f32; 3] {
             let r: __m128;
