@@ -106,7 +106,9 @@ macro_rules! by_f16c {
 /// The conversions in integer and `f32` arithmetic, inlined. `half` has them too, but out of
 /// line (and its other functions detect F16C themselves, with a call): a call in a loop, even on
 /// a path never taken, keeps LLVM from hoisting any load out of it ([`crate::startup`]), and a
-/// native single build's loops read their knobs' formats at every operation.
+/// native single build's loops read their knobs' formats at every operation. (A build with F16C
+/// compiled in uses them only in its tests.)
+#[cfg_attr(all(target_arch = "x86_64", target_feature = "f16c"), allow(dead_code))]
 mod soft {
     /// The binary16 value of bits `h`, exactly, as binary32.
     #[inline(always)]
