@@ -71,6 +71,28 @@ pub(crate) fn init() {
     }
 }
 
+/// Whether `Stochastic::mul_same` lets an exactly known left operand decide alone: such an
+/// operand is not noise, so no unstable multiplication can be counted, and the product takes the
+/// general kernel without testing the right operand for exactness. That test waits for the right
+/// operand's load, which in a loop walking memory (the i-j-k product's column of B) is what the
+/// loop waits for. Only in the default x86-64 build running the AVX-512 kernels (`rt512`), where
+/// the general product costs what the exact one does and the change measured 0.84x to 0.91x
+/// for `Sf64` and 0.93x to 0.99x for `Sf32` (paired runs, BENCHMARKS "Session 18"); not in a
+/// native AVX-512 build, where it measured 0.92x to 1.17x, nor with the FMA or SSE2 kernels,
+/// whose general binary64 product is three products where the exact one is one.
+#[inline(always)]
+pub(crate) fn exact_left_operand_decides(cpu: u32) -> bool {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx")))]
+    {
+        cpu & crate::stochastic::SIMD_BIT != 0
+    }
+    #[cfg(not(all(target_arch = "x86_64", not(target_feature = "avx"))))]
+    {
+        let _ = cpu;
+        false
+    }
+}
+
 // The scalar form of the kernels below (other targets): `round.rs` lane by lane.
 #[cfg(not(target_arch = "x86_64"))]
 mod imp {

@@ -104,11 +104,16 @@ impl<F: Format> Stochastic<F> {
     #[inline(always)]
     pub(crate) fn mul_same(self, rhs: Self) -> Self {
         let mask = stochastic::detect_mask();
-        let r = if F::exact_finite(self.s) & F::exact_finite(rhs.s) {
+        let cpu = stochastic::cpu_flags(mask);
+        let r = if crate::lanes::exact_left_operand_decides(cpu) && F::exact_finite(self.s) {
+            // An exactly known left operand is not noise: the right one is not tested.
+            let bits = rng::direction_bits();
+            Self::from_repr(F::mul3(self.s, rhs.s, bits, cpu))
+        } else if F::exact_finite(self.s) & F::exact_finite(rhs.s) {
             // Two exactly known operands (inputs, constants): not noise, and one product serves
             // the three samples.
             let bits = rng::direction_bits();
-            Self::from_repr(F::mul3_exact(self.s[0], rhs.s[0], bits, stochastic::cpu_flags(mask)))
+            Self::from_repr(F::mul3_exact(self.s[0], rhs.s[0], bits, cpu))
         } else {
             if stochastic::mask_has(mask, Instability::UnstableMultiplication)
                 && self.is_noise()
@@ -117,7 +122,7 @@ impl<F: Format> Stochastic<F> {
                 stochastic::record(Instability::UnstableMultiplication);
             }
             let bits = rng::direction_bits();
-            Self::from_repr(F::mul3(self.s, rhs.s, bits, stochastic::cpu_flags(mask)))
+            Self::from_repr(F::mul3(self.s, rhs.s, bits, cpu))
         };
         if F::LIMITED_RANGE && mask & stochastic::RANGE_BITS != 0 {
             r.check_range(self, rhs, true);
