@@ -221,6 +221,13 @@ pub trait Format:
             r > 0.0 && r < f64::INFINITY
         })
     }
+
+    /// [`Format::mul3`] of operands whose three samples are `a` and `b`.
+    #[doc(hidden)]
+    #[inline(always)]
+    fn mul3_exact(a: Self::Repr, b: Self::Repr, bits: u64, cpu: u32) -> [Self::Repr; 3] {
+        Self::mul3([a; 3], [b; 3], bits, cpu)
+    }
 }
 
 impl Format for f64 {
@@ -292,6 +299,10 @@ impl Format for f64 {
     fn sum_surely_accurate(s: [f64; 3]) -> bool {
         let [x0, x1, x2] = s.map(f64::to_bits);
         within_ulps(x0, x1, x2, crate::stochastic::cancel_ulps(53), 52, 0x7ff, 2, 0x7fd)
+    }
+    #[inline(always)]
+    fn mul3_exact(a: f64, b: f64, bits: u64, cpu: u32) -> [f64; 3] {
+        lanes::mul3_exact_f64(a, b, bits, cpu)
     }
     #[inline(always)]
     fn surely_not_noise(s: [f64; 3]) -> bool {

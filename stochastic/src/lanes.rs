@@ -99,6 +99,11 @@ mod imp {
     }
 
     #[inline(always)]
+    pub(crate) fn mul3_exact_f64(a: f64, b: f64, bits: u64, cpu: u32) -> [f64; 3] {
+        mul3_f64([a; 3], [b; 3], bits, cpu)
+    }
+
+    #[inline(always)]
     pub(crate) fn all_nonzero_finite_f32(s: [f32; 3]) -> bool {
         s.iter().all(|r| r.abs() > 0.0 && r.abs() < f32::INFINITY)
     }
@@ -532,6 +537,42 @@ mod imp {
         };
         let m = V::load_bits(&MASKS64[bits as usize & 3]);
         step64(p, V::splat(0.0).lt(err.xor(m)), m).store3()
+    }
+
+    /// [`mul3_f64`] of operands with three equal samples `a` and `b`: one product and residual.
+    #[inline(always)]
+    #[cfg_attr(target_feature = "avx512f", allow(dead_code))]
+    pub(crate) fn mul3_exact_f64_v(a: f64, b: f64, bits: u64) -> [f64; 3] {
+        let p = a * b;
+        #[cfg(target_feature = "fma")]
+        let err = {
+            if !(TINY64..=HUGE64).contains(&p.abs()) {
+                return mul3_f64_slow([a; 3], [b; 3], bits);
+            }
+            a.mul_add(b, -p)
+        };
+        #[cfg(not(target_feature = "fma"))]
+        let err = {
+            // Both magnitudes in [SMALL, BIG], in one comparison of each bound (NaN fails).
+            let ok = unsafe {
+                let x = _mm_and_pd(_mm_set_pd(b, a), _mm_castsi128_pd(_mm_set1_epi64x(!SIGN64 as i64)));
+                let inside = _mm_and_pd(_mm_cmple_pd(x, _mm_set1_pd(BIG)), _mm_cmpge_pd(x, _mm_set1_pd(SMALL)));
+                _mm_movemask_pd(inside) == 0b11
+            };
+            if !ok {
+                return mul3_f64_slow([a; 3], [b; 3], bits);
+            }
+            let split = |x: f64| {
+                let t = 134_217_729.0 * x;
+                let hi = t - (t - x);
+                (hi, x - hi)
+            };
+            let (ah, al) = split(a);
+            let (bh, bl) = split(b);
+            ((ah * bh - p) + ah * bl + al * bh) + al * bl
+        };
+        let m = V::load_bits(&MASKS64[bits as usize & 3]);
+        step64(V::splat(p), V::splat(0.0).lt(V::splat(err).xor(m)), m).store3()
     }
 
     /// Factors of Dekker's fast path (no FMA): `2^480` and `2^-480`.
@@ -973,6 +1014,7 @@ mod imp {
 
     dispatch! {
         fn mul3_f64(a: [f64; 3], b: [f64; 3], bits: u64) -> [f64; 3] => mul3_f64_v, rtfma::mul3_f64;
+        fn mul3_exact_f64(a: f64, b: f64, bits: u64) -> [f64; 3] => mul3_exact_f64_v, rtfma::mul3_exact_f64;
     }
 
     dispatch! {
@@ -1010,8 +1052,8 @@ mod imp {
 
     /// binary64 products with a hardware FMA residual instead of Dekker's product, as inline
     /// assembly for builds without AVX (the default x86_64 target), run only where
-    /// [`super::init`] found FMA. They return what `mul3_f64_v` returns when compiled with
-    /// FMA. The assembly is VEX-encoded 128-bit instructions on the compiler's
+    /// [`super::init`] found FMA. They return what `mul3_f64_v` and `mul3_exact_f64_v` return
+    /// when compiled with FMA. The assembly is VEX-encoded 128-bit instructions on the compiler's
     /// `xmm` registers, which clear the upper bits: no SSE/AVX transition penalty.
     #[cfg(not(target_feature = "avx"))]
     mod rtfma {
@@ -1060,6 +1102,18 @@ mod imp {
             step64(pv, V::splat(0.0).lt(ev.xor(m)), m).store3()
         }
 
+        /// [`mul3_f64`] of operands with three equal samples `a` and `b`: one product and
+        /// residual.
+        #[inline(always)]
+        pub(super) fn mul3_exact_f64(a: f64, b: f64, bits: u64) -> [f64; 3] {
+            let p = a * b;
+            if !(TINY64..=HUGE64).contains(&p.abs()) {
+                return mul3_f64_slow([a; 3], [b; 3], bits);
+            }
+            let err = unsafe { _mm_cvtsd_f64(fmsub(_mm_set_sd(a), _mm_set_sd(b), _mm_set_sd(p))) };
+            let m = V::load_bits(&MASKS64[bits as usize & 3]);
+            step64(V::splat(p), V::splat(0.0).lt(V::splat(err).xor(m)), m).store3()
+        }
     }
 
     /// The AVX-512 kernels as inline assembly, for builds without AVX (the default x86_64
@@ -1159,6 +1213,32 @@ mod imp {
                     "vzeroupper",
                     a01 = in(xmm_reg) a01, a2 = in(xmm_reg) a2,
                     b01 = in(xmm_reg) b01, b2 = in(xmm_reg) b2,
+                    k = in(reg) down(bits),
+                    r01 = lateout(xmm_reg) r01, r2 = lateout(xmm_reg) r2,
+                    options(pure, nomem, nostack, preserves_flags),
+                );
+            }
+            join64(r01, r2)
+        }
+
+        /// [`mul3_f64`] of operands with three equal samples `a` and `b`: the product rounded
+        /// each way once, as scalars (embedded rounding on scalar 128-bit EVEX instructions),
+        /// then placed by the direction mask. No 256- or 512-bit register is written, so no
+        /// `vzeroupper`.
+        #[inline(always)]
+        pub(super) fn mul3_exact_f64(a: f64, b: f64, bits: u64) -> [f64; 3] {
+            let (r01, r2): (__m128d, __m128d);
+            unsafe {
+                asm!(
+                    "vmulsd xmm18, {a}, {b}, {{ru-sae}}",
+                    "vmulsd xmm19, {a}, {b}, {{rd-sae}}",
+                    "kmovw k1, {k:e}",
+                    "kshiftrw k2, k1, 2",
+                    "vblendmpd {r2} {{k2}}, xmm18, xmm19",
+                    "vmovddup xmm18, xmm18",
+                    "vmovddup xmm19, xmm19",
+                    "vblendmpd {r01} {{k1}}, xmm18, xmm19",
+                    a = in(xmm_reg) _mm_set_sd(a), b = in(xmm_reg) _mm_set_sd(b),
                     k = in(reg) down(bits),
                     r01 = lateout(xmm_reg) r01, r2 = lateout(xmm_reg) r2,
                     options(pure, nomem, nostack, preserves_flags),
@@ -1393,6 +1473,11 @@ mod imp {
         }
 
         #[inline(always)]
+        pub(crate) fn mul3_exact_f64(a: f64, b: f64, bits: u64) -> [f64; 3] {
+            mul_pd(unsafe { _mm512_set1_pd(a) }, unsafe { _mm512_set1_pd(b) }, bits)
+        }
+
+        #[inline(always)]
         pub(crate) fn add3_f32(a: [f32; 3], b: [f32; 3], bits: u64) -> [f32; 3] {
             let (a, b, k) = (load_ps(&a), load_ps(&b), u16::from(DOWN[bits as usize & 3]));
             unsafe {
@@ -1438,7 +1523,7 @@ mod imp {
 }
 
 pub(crate) use imp::{
-    add3_f32, add3_f64, add3_grid, all_nonzero_finite_f32, exact_finite_f64, range_events_f32, mul3_bf16, mul3_f16, mul3_f32, mul3_f64, round3_f16, round3_f32, BF16, F16,
+    add3_f32, add3_f64, add3_grid, all_nonzero_finite_f32, exact_finite_f64, range_events_f32, mul3_bf16, mul3_exact_f64, mul3_f16, mul3_f32, mul3_f64, round3_f16, round3_f32, BF16, F16,
 };
 
 #[cfg(test)]
@@ -1562,8 +1647,7 @@ mod tests {
             let d = dirs(bits);
             let cpu = cpu(&mut g);
             let (s, p) = (add3_f64(a, b, bits, cpu), mul3_f64(a, b, bits, cpu));
-            // Operands of three equal samples (inputs, constants) through the same kernel.
-            let pe = mul3_f64([a[0]; 3], [b[0]; 3], bits, cpu);
+            let pe = mul3_exact_f64(a[0], b[0], bits, cpu);
             #[cfg(target_arch = "x86_64")]
             let (sv, pv) = (imp::add3_f64_v(a, b, bits), imp::mul3_f64_v(a, b, bits));
             #[cfg(target_arch = "x86_64")]

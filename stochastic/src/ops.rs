@@ -104,18 +104,13 @@ impl<F: Format> Stochastic<F> {
     #[inline(always)]
     pub(crate) fn mul_same(self, rhs: Self) -> Self {
         let mask = stochastic::detect_mask();
-        let r = if F::exact_finite(self.s) {
-            // An exactly known left operand (an input, a constant) is not noise, so the product
-            // cannot be an unstable multiplication, and the right operand is not tested at all:
-            // in a loop walking memory (the i-j-k product's column of B) its test would wait for
-            // its load. One kernel serves every product: a path of its own for two exact
-            // operands, which needed both tested, took up to 1.35x the time of the matrix
-            // product's loop (BENCHMARKS "Session 18").
+        let r = if F::exact_finite(self.s) & F::exact_finite(rhs.s) {
+            // Two exactly known operands (inputs, constants): not noise, and one product serves
+            // the three samples.
             let bits = rng::direction_bits();
-            Self::from_repr(F::mul3(self.s, rhs.s, bits, stochastic::cpu_flags(mask)))
+            Self::from_repr(F::mul3_exact(self.s[0], rhs.s[0], bits, stochastic::cpu_flags(mask)))
         } else {
             if stochastic::mask_has(mask, Instability::UnstableMultiplication)
-                && !F::exact_finite(rhs.s)
                 && self.is_noise()
                 && rhs.is_noise()
             {

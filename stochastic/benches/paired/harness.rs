@@ -19,14 +19,7 @@ use std::time::Instant;
 
 /// Rows `i0..i1` of `C = A B`, as `matmul.rs` computes them.
 #[inline(never)]
-fn rows<T: Copy + Add<Output = T> + Mul<Output = T>>(
-    a: &[T],
-    b: &[T],
-    c: &mut [T],
-    n: usize,
-    (i0, i1): (usize, usize),
-    zero: T,
-) {
+fn rows<T: Copy + Add<Output = T> + Mul<Output = T>>(a: &[T], b: &[T], c: &mut [T], n: usize, (i0, i1): (usize, usize), zero: T) {
     for i in i0..i1 {
         let row = &a[i * n..(i + 1) * n];
         for j in 0..n {
@@ -55,10 +48,7 @@ fn inputs<T>(n: usize, conv: impl Fn(f64) -> T) -> (Vec<T>, Vec<T>) {
 }
 
 fn env(name: &str, default: usize) -> usize {
-    std::env::var(name)
-        .ok()
-        .and_then(|v| v.trim().parse().ok())
-        .unwrap_or(default)
+    std::env::var(name).ok().and_then(|v| v.trim().parse().ok()).unwrap_or(default)
 }
 
 fn main() {
@@ -66,10 +56,7 @@ fn main() {
     let step = env("STEP", 10).clamp(1, n);
     let ty = std::env::var("TY").unwrap_or_else(|_| "sf64".into());
     let detect = std::env::var("DETECT").map_or(true, |v| v.trim() != "off");
-    for seed in [
-        fptune_a::stochastic::set_seed,
-        fptune_b::stochastic::set_seed,
-    ] {
+    for seed in [fptune_a::stochastic::set_seed, fptune_b::stochastic::set_seed] {
         seed(1);
     }
     fptune_a::stochastic::set_all_detected(detect);
@@ -97,53 +84,25 @@ fn main() {
             while i < n {
                 let block = (i, (i + step).min(n));
                 let (mut da, mut db) = (0.0, 0.0);
-                for a_turn in if (i / step) % 2 == 0 {
-                    [true, false]
-                } else {
-                    [false, true]
-                } {
+                for a_turn in if (i / step) % 2 == 0 { [true, false] } else { [false, true] } {
                     let t = Instant::now();
                     if a_turn {
-                        rows(
-                            black_box(&aa),
-                            black_box(&ba),
-                            black_box(&mut ca),
-                            n,
-                            block,
-                            <$ta>::default(),
-                        );
+                        rows(black_box(&aa), black_box(&ba), black_box(&mut ca), n, block, <$ta>::default());
                         da = t.elapsed().as_secs_f64();
                     } else {
-                        rows(
-                            black_box(ab),
-                            black_box(bb),
-                            black_box(&mut cb),
-                            n,
-                            block,
-                            <$tb>::default(),
-                        );
+                        rows(black_box(ab), black_box(bb), black_box(&mut cb), n, block, <$tb>::default());
                         db = t.elapsed().as_secs_f64();
                     }
                 }
                 let t = Instant::now();
-                rows(
-                    black_box(&a64),
-                    black_box(&b64),
-                    black_box(&mut c64),
-                    n,
-                    block,
-                    0.0,
-                );
+                rows(black_box(&a64), black_box(&b64), black_box(&mut c64), n, block, 0.0);
                 tn += t.elapsed().as_secs_f64();
                 (ta, tb) = (ta + da, tb + db);
                 ratios.push(db / da);
                 i = block.1;
             }
             ratios.sort_by(f64::total_cmp);
-            let same = ca
-                .iter()
-                .zip(&cb)
-                .all(|(x, y)| x.samples().map(|s| s.to_bits()) == y.samples().map(|s| s.to_bits()));
+            let same = ca.iter().zip(&cb).all(|(x, y)| x.samples().map(|s| s.to_bits()) == y.samples().map(|s| s.to_bits()));
             let ns = |t: f64| t * 1e9 / (n * n * n) as f64;
             println!(
                 "| {ty} | {n} | {} | {:.2} | {:.2} | {:.2} | {:.3} | {:.3} | {} |",
