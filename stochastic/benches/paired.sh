@@ -60,6 +60,7 @@ done
 
 mkdir -p "$work/harness/src"
 cp "$repo/stochastic/benches/paired/harness.rs" "$work/harness/src/main.rs"
+cp -r "$repo/stochastic/benches/common" "$work/harness/src/"
 cat >"$work/harness/Cargo.toml" <<EOF
 [package]
 name = "paired"

@@ -12,43 +12,31 @@
 //! `sf16`), `DETECT` (`all` or `off`). Prints one Markdown table row: ns per multiply-add of A,
 //! B and `f64`, B/A over the whole run and the median of the blocks' B/A, and whether both
 //! builds computed the same samples (with the same seed they must, unless B changes results).
+//! Times are the thread's CPU time where Linux reports it, as `matmul.rs` measures them.
 
 use std::hint::black_box;
-use std::ops::{Add, Mul};
-use std::time::Instant;
 
-/// Rows `i0..i1` of `C = A B`, as `matmul.rs` computes them.
-#[inline(never)]
-fn rows<T: Copy + Add<Output = T> + Mul<Output = T>>(a: &[T], b: &[T], c: &mut [T], n: usize, (i0, i1): (usize, usize), zero: T) {
-    for i in i0..i1 {
-        let row = &a[i * n..(i + 1) * n];
-        for j in 0..n {
-            let mut s = zero;
-            for (k, &aik) in row.iter().enumerate() {
-                s = s + aik * b[k * n + j];
-            }
-            c[i * n + j] = s;
-        }
-    }
-}
+// `paired.sh` compiles this file as `src/main.rs` beside a copy of `benches/common/`, the layout
+// `matmul.rs` has in `benches/`: the same loop, inputs and clock.
+mod common;
+use common::{Clock, Inputs};
+#[path = "common/product.rs"]
+mod product;
+use product::matmul_rows;
 
-/// `A` and `B` from `matmul.rs`'s fixed seed (SplitMix64, values in [0, 1)).
+/// `A` and `B` as `matmul.rs` fills them (values in [0, 1) converted to `T`).
 fn inputs<T>(n: usize, conv: impl Fn(f64) -> T) -> (Vec<T>, Vec<T>) {
-    let mut state = 0x05EE_D0FF_970Eu64;
-    let mut next = || {
-        state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = state;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        conv(((z ^ (z >> 31)) >> 11) as f64 * (1.0 / (1u64 << 53) as f64))
-    };
-    let a = (0..n * n).map(|_| next()).collect();
-    let b = (0..n * n).map(|_| next()).collect();
+    let mut g = Inputs(product::SEED);
+    let a = (0..n * n).map(|_| conv(g.next_unit())).collect();
+    let b = (0..n * n).map(|_| conv(g.next_unit())).collect();
     (a, b)
 }
 
 fn env(name: &str, default: usize) -> usize {
-    std::env::var(name).ok().and_then(|v| v.trim().parse().ok()).unwrap_or(default)
+    std::env::var(name)
+        .ok()
+        .and_then(|v| v.trim().parse().ok())
+        .unwrap_or(default)
 }
 
 fn main() {
@@ -56,7 +44,10 @@ fn main() {
     let step = env("STEP", 10).clamp(1, n);
     let ty = std::env::var("TY").unwrap_or_else(|_| "sf64".into());
     let detect = std::env::var("DETECT").map_or(true, |v| v.trim() != "off");
-    for seed in [fptune_a::stochastic::set_seed, fptune_b::stochastic::set_seed] {
+    for seed in [
+        fptune_a::stochastic::set_seed,
+        fptune_b::stochastic::set_seed,
+    ] {
         seed(1);
     }
     fptune_a::stochastic::set_all_detected(detect);
@@ -82,27 +73,55 @@ fn main() {
             let mut ratios = Vec::new();
             let mut i = 0;
             while i < n {
-                let block = (i, (i + step).min(n));
+                let block = i..(i + step).min(n);
                 let (mut da, mut db) = (0.0, 0.0);
-                for a_turn in if (i / step) % 2 == 0 { [true, false] } else { [false, true] } {
-                    let t = Instant::now();
+                for a_turn in if (i / step) % 2 == 0 {
+                    [true, false]
+                } else {
+                    [false, true]
+                } {
+                    let t = Clock::start();
                     if a_turn {
-                        rows(black_box(&aa), black_box(&ba), black_box(&mut ca), n, block, <$ta>::default());
+                        matmul_rows(
+                            black_box(&aa),
+                            black_box(&ba),
+                            black_box(&mut ca),
+                            n,
+                            block.clone(),
+                            <$ta>::default(),
+                        );
                         da = t.elapsed().as_secs_f64();
                     } else {
-                        rows(black_box(ab), black_box(bb), black_box(&mut cb), n, block, <$tb>::default());
+                        matmul_rows(
+                            black_box(ab),
+                            black_box(bb),
+                            black_box(&mut cb),
+                            n,
+                            block.clone(),
+                            <$tb>::default(),
+                        );
                         db = t.elapsed().as_secs_f64();
                     }
                 }
-                let t = Instant::now();
-                rows(black_box(&a64), black_box(&b64), black_box(&mut c64), n, block, 0.0);
+                let t = Clock::start();
+                matmul_rows(
+                    black_box(&a64),
+                    black_box(&b64),
+                    black_box(&mut c64),
+                    n,
+                    block.clone(),
+                    0.0,
+                );
                 tn += t.elapsed().as_secs_f64();
                 (ta, tb) = (ta + da, tb + db);
                 ratios.push(db / da);
-                i = block.1;
+                i = block.end;
             }
             ratios.sort_by(f64::total_cmp);
-            let same = ca.iter().zip(&cb).all(|(x, y)| x.samples().map(|s| s.to_bits()) == y.samples().map(|s| s.to_bits()));
+            let same = ca
+                .iter()
+                .zip(&cb)
+                .all(|(x, y)| x.samples().map(|s| s.to_bits()) == y.samples().map(|s| s.to_bits()));
             let ns = |t: f64| t * 1e9 / (n * n * n) as f64;
             println!(
                 "| {ty} | {n} | {} | {:.2} | {:.2} | {:.2} | {:.3} | {:.3} | {} |",
