@@ -5,6 +5,10 @@
 // CADNA computes with the FPU rounding toward +inf (cadna_init sets it; its operators round each
 // sample up or, negated, down). fptune and Rust's native loops assume round-to-nearest, so each
 // block sets the rounding mode on entry and restores round-to-nearest on exit.
+// CADNA's half.hpp uses F16C intrinsics when the target has them (-march=native here) without
+// including their header.
+#include <immintrin.h>
+
 #include <cadna.h>
 
 #include <cfenv>
