@@ -86,10 +86,16 @@ void cadna_paired_sample(void* m, size_t idx, double out[3]) {
   static_cast<Base*>(m)->sample(idx, out);
 }
 
-// Instabilities CADNA counted so far, every kind.
+// Instabilities CADNA counted so far, every kind (the half-precision overflows and underflows
+// included, as fptune's report counts them).
 unsigned long long cadna_paired_instabilities() {
-  return (unsigned long long)_cadna_div_count + _cadna_mul_count + _cadna_power_count +
-         _cadna_branching_count + _cadna_cancel_count + _cadna_intrinsic_count + _cadna_math_count;
+  unsigned long long n = (unsigned long long)_cadna_div_count + _cadna_mul_count + _cadna_power_count +
+                         _cadna_branching_count + _cadna_cancel_count + _cadna_intrinsic_count +
+                         _cadna_math_count;
+#if defined(CADNA_HALF_EMULATION) || defined(CADNA_HALF_NATIVE)
+  n += _cadna_half_overflow_count + _cadna_half_underflow_count;
+#endif
+  return n;
 }
 
 void cadna_paired_free(void* m) { delete static_cast<Base*>(m); }
