@@ -87,9 +87,19 @@ where
     S: Copy + Default + Add<Output = S> + Mul<Output = S>,
     P: Copy + Default + Add<Output = P> + Mul<Output = P>,
 {
-    let (sa, sb): (Vec<S>, Vec<S>) = (a64.iter().map(|&x| from(x)).collect(), b64.iter().map(|&x| from(x)).collect());
-    let (pa, pb): (Vec<P>, Vec<P>) = (a64.iter().map(|&x| native(x)).collect(), b64.iter().map(|&x| native(x)).collect());
-    let (mut c_all, mut c_off, mut c_native) = (vec![S::default(); n * n], vec![S::default(); n * n], vec![P::default(); n * n]);
+    let (sa, sb): (Vec<S>, Vec<S>) = (
+        a64.iter().map(|&x| from(x)).collect(),
+        b64.iter().map(|&x| from(x)).collect(),
+    );
+    let (pa, pb): (Vec<P>, Vec<P>) = (
+        a64.iter().map(|&x| native(x)).collect(),
+        b64.iter().map(|&x| native(x)).collect(),
+    );
+    let (mut c_all, mut c_off, mut c_native) = (
+        vec![S::default(); n * n],
+        vec![S::default(); n * n],
+        vec![P::default(); n * n],
+    );
     let cadna = Cadna::new(kind, n, a64, b64);
     let mut total = [0f64; 5];
     let mut ratios = Vec::new();
@@ -103,10 +113,24 @@ where
                 0 | 1 => {
                     fptune::stochastic::set_all_detected(who == 0);
                     let c = if who == 0 { &mut c_all } else { &mut c_off };
-                    matmul_rows(black_box(&sa), black_box(&sb), black_box(c), n, lo..hi, S::default());
+                    matmul_rows(
+                        black_box(&sa),
+                        black_box(&sb),
+                        black_box(c),
+                        n,
+                        lo..hi,
+                        S::default(),
+                    );
                 }
                 2 | 3 => cadna.rows(lo, hi, who == 2),
-                _ => matmul_rows(black_box(&pa), black_box(&pb), black_box(&mut c_native), n, lo..hi, P::default()),
+                _ => matmul_rows(
+                    black_box(&pa),
+                    black_box(&pb),
+                    black_box(&mut c_native),
+                    n,
+                    lo..hi,
+                    P::default(),
+                ),
             }
             t[who] = clock.elapsed().as_secs_f64();
         }
@@ -136,8 +160,24 @@ fn main() {
     let b64: Vec<f64> = (0..n * n).map(|_| g.next_unit()).collect();
     let m = (&a64[..], &b64[..]);
     let (total, mut ratios, diff) = match ty.trim() {
-        "sf32" => race(n, step, m, fptune::Sf32::from, |x| x.samples().map(f64::from), 1, |x| x as f32),
-        "sf16" => race(n, step, m, fptune::Sf16::from, |x| x.samples().map(f64::from), 2, |x| x as f32),
+        "sf32" => race(
+            n,
+            step,
+            m,
+            fptune::Sf32::from,
+            |x| x.samples().map(f64::from),
+            1,
+            |x| x as f32,
+        ),
+        "sf16" => race(
+            n,
+            step,
+            m,
+            fptune::Sf16::from,
+            |x| x.samples().map(f64::from),
+            2,
+            |x| x as f32,
+        ),
         _ => race(n, step, m, fptune::Sf64::from, |x| x.samples(), 0, |x| x),
     };
     ratios.sort_by(f64::total_cmp);
