@@ -57,6 +57,10 @@ pub struct BuildOptions {
     pub package: Option<String>,
     /// Which target.
     pub target: Target,
+    /// `--target TRIPLE`: with it, rustflags from the config or the environment apply to the
+    /// program's code only, not to build scripts and proc macros, which builds with different
+    /// flags then share.
+    pub triple: Option<String>,
     /// Which profile.
     pub profile: Profile,
     /// Adds [`STOCHASTIC_FEATURE`] to the features.
@@ -98,6 +102,7 @@ impl BuildOptions {
             manifest_path: manifest_path.into(),
             package: None,
             target: Target::Default,
+            triple: None,
             profile: Profile::Dev,
             stochastic: false,
             features: Vec::new(),
@@ -112,6 +117,14 @@ impl BuildOptions {
             cwd: None,
             timeout: Duration::from_secs(30 * 60),
         }
+    }
+
+    /// Compiles the program's code for `cpu` (`-C target-cpu`), on top of the user's own flags
+    /// ([`target_cpu`]).
+    pub fn add_target_cpu(&mut self, cpu: &str) {
+        let (env, config) = target_cpu(cpu, |key| std::env::var(key).ok());
+        self.env.extend(env);
+        self.config.extend(config);
     }
 
     /// Default options for building `scratch`: its manifest, its own target dir, and cargo run
@@ -146,6 +159,9 @@ pub fn cargo_argv(opts: &BuildOptions) -> Vec<String> {
         Target::Default => {}
         Target::Bin(name) => argv.extend(["--bin".into(), name.clone()]),
         Target::Example(name) => argv.extend(["--example".into(), name.clone()]),
+    }
+    if let Some(triple) = &opts.triple {
+        argv.extend(["--target".into(), triple.clone()]);
     }
     match &opts.profile {
         Profile::Dev => {}
@@ -187,6 +203,37 @@ pub fn cargo_argv(opts: &BuildOptions) -> Vec<String> {
 pub fn candidate_overrides(profile: &str, package: &str, quick: bool) -> Vec<String> {
     let settings: &[&str] = if quick { &["debug=0", "opt-level=0"] } else { &["debug=0"] };
     settings.iter().map(|s| format!("profile.{profile}.package.\"{package}\".{s}")).collect()
+}
+
+/// The host's target triple (`rustc -vV`; rustc is `$RUSTC` when set), once per process; `None`
+/// when rustc cannot say.
+pub fn host_triple() -> Option<&'static str> {
+    static HOST: std::sync::OnceLock<Option<String>> = std::sync::OnceLock::new();
+    HOST.get_or_init(|| {
+        let rustc = std::env::var_os("RUSTC").filter(|r| !r.is_empty()).unwrap_or_else(|| "rustc".into());
+        let out = std::process::Command::new(rustc).arg("-vV").output().ok().filter(|o| o.status.success())?;
+        String::from_utf8_lossy(&out.stdout).lines().find_map(|l| l.strip_prefix("host: ")).map(|h| h.trim().to_string())
+    })
+    .as_deref()
+}
+
+/// The settings that compile a build for `cpu` (`-C target-cpu=CPU`) on top of the user's own
+/// flags, wherever cargo takes those from, given the environment (`var`): environment variables
+/// for cargo and `--config` settings. `CARGO_ENCODED_RUSTFLAGS` or else `RUSTFLAGS`, when set,
+/// replace every other source of flags, so the flag is appended to it; otherwise it is a
+/// `build.rustflags` setting, which cargo joins with the config files' (where those set
+/// `target.<triple>.rustflags`, cargo ignores `build.rustflags` and the CPU stays theirs).
+pub fn target_cpu(cpu: &str, var: impl Fn(&str) -> Option<String>) -> (Vec<(String, String)>, Vec<String>) {
+    let flag = format!("target-cpu={cpu}");
+    if let Some(encoded) = var("CARGO_ENCODED_RUSTFLAGS") {
+        // Arguments separated by 0x1f; an empty value is no arguments.
+        let joined = if encoded.is_empty() { format!("-C\x1f{flag}") } else { format!("{encoded}\x1f-C\x1f{flag}") };
+        (vec![("CARGO_ENCODED_RUSTFLAGS".into(), joined)], Vec::new())
+    } else if let Some(flags) = var("RUSTFLAGS") {
+        (vec![("RUSTFLAGS".into(), format!("{flags} -C {flag}").trim_start().to_string())], Vec::new())
+    } else {
+        (Vec::new(), vec![format!("build.rustflags=[\"-C\", \"{flag}\"]")])
+    }
 }
 
 /// Where a diagnostic points.
@@ -479,6 +526,30 @@ mod tests {
 
     fn argv(opts: &BuildOptions) -> String {
         cargo_argv(opts).join(" ")
+    }
+
+    #[test]
+    fn the_target_cpu_is_appended_to_the_users_flags_wherever_cargo_takes_them() {
+        let env = |vars: &'static [(&'static str, &'static str)]| {
+            move |key: &str| vars.iter().find(|(k, _)| *k == key).map(|(_, v)| v.to_string())
+        };
+        // No flags in the environment: a config setting, which cargo joins with the files'.
+        assert_eq!(target_cpu("native", env(&[])), (vec![], vec![r#"build.rustflags=["-C", "target-cpu=native"]"#.to_string()]));
+        // RUSTFLAGS replaces every config file's flags: appended to.
+        assert_eq!(
+            target_cpu("znver4", env(&[("RUSTFLAGS", "--cfg x")])),
+            (vec![("RUSTFLAGS".to_string(), "--cfg x -C target-cpu=znver4".to_string())], vec![])
+        );
+        assert_eq!(target_cpu("native", env(&[("RUSTFLAGS", "")])).0, vec![("RUSTFLAGS".to_string(), "-C target-cpu=native".to_string())]);
+        // The encoded form wins over RUSTFLAGS, as in cargo.
+        assert_eq!(
+            target_cpu("native", env(&[("RUSTFLAGS", "--cfg x"), ("CARGO_ENCODED_RUSTFLAGS", "--cfg\x1fy z")])),
+            (vec![("CARGO_ENCODED_RUSTFLAGS".to_string(), "--cfg\x1fy z\x1f-C\x1ftarget-cpu=native".to_string())], vec![])
+        );
+        assert_eq!(
+            target_cpu("native", env(&[("CARGO_ENCODED_RUSTFLAGS", "")])).0,
+            vec![("CARGO_ENCODED_RUSTFLAGS".to_string(), "-C\x1ftarget-cpu=native".to_string())]
+        );
     }
 
     #[test]

@@ -140,6 +140,13 @@ pub struct RunArgs {
     /// reference and one lowered configuration). The configuration found is still rebuilt.
     #[arg(long, value_enum, value_name = "WHEN", default_value_t = When::Auto)]
     pub single_build: When,
+    /// The CPU the DSA builds are compiled for (`-C target-cpu`): `native` (the default), this
+    /// machine's, the stochastic arithmetic's kernels compiled in; `baseline`, the target's
+    /// default, kernels chosen at run time; or a name from `rustc --print target-cpus`. DSA
+    /// builds are fptune's instrument and give the same results bit for bit whatever the CPU;
+    /// native builds, whose results and times are the program's, keep the crate's own flags.
+    #[arg(long, value_name = "CPU")]
+    pub dsa_cpu: Option<String>,
 }
 
 /// When a cost-saving strategy is used.

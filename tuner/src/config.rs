@@ -97,6 +97,8 @@ pub struct Settings {
     pub native_first: When,
     /// Whether DSA candidates are runs of one single build.
     pub single_build: When,
+    /// The CPU DSA builds are compiled for (`-C target-cpu`); `None`: the target's default.
+    pub dsa_cpu: Option<String>,
 }
 
 /// A built-in target by name.
@@ -213,7 +215,18 @@ pub fn resolve(cli: &TuneArgs, meta: &Metadata, package_root: &Path) -> Result<S
         quick_builds: cli.run.quick_builds,
         native_first: cli.run.native_first,
         single_build: cli.run.single_build,
+        dsa_cpu: dsa_cpu(cli.run.dsa_cpu.as_deref().unwrap_or("native"))?,
     })
+}
+
+/// `--dsa-cpu`: `baseline` is the target's default CPU (no flag); any other name is passed to
+/// rustc as it is, and rustc says which it does not know.
+fn dsa_cpu(cpu: &str) -> Result<Option<String>> {
+    let cpu = cpu.trim();
+    if cpu.is_empty() || cpu.contains(char::is_whitespace) {
+        bail!("--dsa-cpu {cpu:?}: give `native`, `baseline`, or one CPU name from `rustc --print target-cpus`");
+    }
+    Ok((cpu != "baseline").then(|| cpu.to_string()))
 }
 
 /// Splits `--args` like a POSIX shell (quotes and backslashes), without running one.
@@ -324,6 +337,22 @@ mod tests {
         std::fs::write(dir.path().join("bad.toml"), "formats = [\"f32\", \"f64\"]").expect("write");
         assert!(ladder("bad.toml", dir.path()).is_err());
         assert!(ladder("nope", dir.path()).is_err());
+    }
+
+    #[test]
+    fn dsa_builds_are_for_this_machines_cpu_unless_told_otherwise() {
+        let with = |cpu: Option<&str>| {
+            let mut cli = TuneArgs { digits: Some(2.0), ..Default::default() };
+            cli.run.dsa_cpu = cpu.map(str::to_string);
+            resolve(&cli, &Metadata::default(), Path::new("/p"))
+        };
+        assert_eq!(with(None).expect("default").dsa_cpu.as_deref(), Some("native"));
+        assert_eq!(with(Some("baseline")).expect("baseline").dsa_cpu, None);
+        assert_eq!(with(Some(" znver4 ")).expect("a name").dsa_cpu.as_deref(), Some("znver4"));
+        for bad in ["", "-C opt-level=0"] {
+            let e = with(Some(bad)).expect_err("not one name");
+            assert!(e.to_string().contains("rustc --print target-cpus"), "{e}");
+        }
     }
 
     #[test]

@@ -341,8 +341,17 @@ impl<'a> Lab<'a> {
             RunTarget::Example(e) => Target::Example(e.clone()),
         };
         opts.profile = cargo::Profile::Release;
+        if self.settings.dsa_cpu.is_some() {
+            // Every build names the host's triple, so that DSA and native builds, whose flags
+            // differ, share their build scripts and proc macros (built without either's flags).
+            opts.triple = cargo::host_triple().map(str::to_string);
+        }
         if stochastic {
             opts.config = cargo::candidate_overrides("release", &self.ws.name, self.quick);
+            // Only DSA builds: native builds' results and times are the program's, under its flags.
+            if let Some(cpu) = &self.settings.dsa_cpu {
+                opts.add_target_cpu(cpu);
+            }
         }
         opts.stochastic = stochastic;
         opts.target_dir = Some(scratch.target_dir().to_path_buf());
