@@ -8,7 +8,9 @@
 //! `FPTUNE_BENCH_DETECTION=all` (or `off`) runs the stochastic types with that detection only (for
 //! instruction counts under callgrind), `FPTUNE_BENCH_INPUTS=inexact` makes every input entry
 //! the quotient `x / 3` computed in the row's type (under DSA its samples differ, as in a real
-//! computation, so no operation takes the exact-operand shortcuts).
+//! computation, so no operation takes the exact-operand shortcuts), and in a build for the default
+//! target `FPTUNE_SIMD=sse2` (or `fma`) caps the kernels chosen at run time at SSE2 (or FMA
+//! products), what a CPU without AVX-512 runs.
 //! Times are the thread's CPU time where Linux reports it (robust to a loaded machine), else
 //! wall-clock time.
 //!
@@ -74,33 +76,6 @@ struct Row {
     against: Option<(&'static str, Duration)>,
 }
 
-/// Which kernels fptune's operators use here: compiled in, or chosen at run time (as
-/// `lanes::init` chooses them in builds without AVX).
-fn kernels() -> &'static str {
-    if cfg!(target_feature = "avx512f") {
-        return "AVX-512 (compiled in)";
-    }
-    if cfg!(target_feature = "fma") {
-        return "AVX2/FMA (compiled in)";
-    }
-    #[cfg(target_arch = "x86_64")]
-    {
-        let sse2_only = std::env::var("FPTUNE_SIMD").is_ok_and(|v| v.trim() == "sse2");
-        if !cfg!(target_feature = "avx") && !sse2_only {
-            if is_x86_feature_detected!("avx512f")
-                && is_x86_feature_detected!("avx512vl")
-                && is_x86_feature_detected!("f16c")
-            {
-                return "AVX-512 (chosen at run time)";
-            }
-            if is_x86_feature_detected!("fma") && is_x86_feature_detected!("avx") {
-                return "SSE2, FMA products (chosen at run time)";
-            }
-        }
-    }
-    "SSE2 (Dekker's product)"
-}
-
 fn main() {
     let sizes: Vec<usize> = std::env::var("FPTUNE_BENCH_N")
         .ok()
@@ -127,7 +102,7 @@ fn main() {
         "matmul bench: i-j-k loop, {} inputs, min of {reps} runs ({slow_reps} for the slow types), each on matrices of its own, {} time; kernels: {}",
         if inexact_inputs() { "inexact (x / 3)" } else { "exact" },
         if thread_cpu_time().is_some() { "thread CPU" } else { "wall-clock" },
-        kernels()
+        fptune::stochastic::kernels()
     );
 
     for n in sizes {

@@ -41,33 +41,69 @@ fn dirs(bits: u64) -> [f64; 3] {
     masks64(bits).map(|m| f64::from_bits(1f64.to_bits() | m))
 }
 
+/// The environment variable that caps the kernels chosen at run time (builds without AVX on
+/// x86_64), to test and time the others on a CPU that has more: `sse2` keeps the SSE2 kernels
+/// (what a CPU without FMA or AVX-512 runs), `fma` adds the FMA ones (what a CPU with AVX2 and
+/// FMA but no AVX-512 runs).
+#[cfg_attr(any(not(target_arch = "x86_64"), target_feature = "avx"), allow(dead_code))]
+pub(crate) const SIMD_ENV: &str = "FPTUNE_SIMD";
+
 /// Chooses the kernels, once per process: on x86_64 builds without AVX, the AVX-512 ones
 /// (`rt512`) when the CPU has AVX-512F, AVX-512VL and F16C, else the FMA ones (`rtfma`, binary64
-/// products) when it has FMA, unless `FPTUNE_SIMD=sse2` is set in the environment (which keeps
-/// the SSE2 kernels, to test them). The choice is two bits of the detection mask
-/// ([`crate::stochastic::cpu_flags`]) that the operators load anyway and pass to the kernels as
-/// `cpu`: no extra load per operation.
+/// products) when it has FMA, within the cap of [`SIMD_ENV`]. The choice is two bits of the
+/// detection mask ([`crate::stochastic::cpu_flags`]) that the operators load anyway and pass to
+/// the kernels as `cpu`: no extra load per operation.
 pub(crate) fn init() {
     #[cfg(all(target_arch = "x86_64", not(target_feature = "avx")))]
     {
         use std::sync::atomic::{AtomicBool, Ordering};
+
+        use crate::stochastic::{FMA_BIT, SIMD_BIT};
         static DONE: AtomicBool = AtomicBool::new(false);
         if !DONE.load(Ordering::Relaxed) {
-            let allowed = std::env::var("FPTUNE_SIMD").map_or(true, |v| v.trim() != "sse2");
+            let cap = match std::env::var(SIMD_ENV).as_deref().map(str::trim) {
+                Ok("sse2") => 0,
+                Ok("fma") => FMA_BIT,
+                _ => FMA_BIT | SIMD_BIT,
+            };
             let mut flags = 0;
-            if allowed && is_x86_feature_detected!("fma") && is_x86_feature_detected!("avx") {
-                flags |= crate::stochastic::FMA_BIT;
+            if is_x86_feature_detected!("fma") && is_x86_feature_detected!("avx") {
+                flags |= FMA_BIT;
             }
-            if allowed
-                && is_x86_feature_detected!("avx512f")
+            if is_x86_feature_detected!("avx512f")
                 && is_x86_feature_detected!("avx512vl")
                 && is_x86_feature_detected!("f16c")
             {
-                flags |= crate::stochastic::SIMD_BIT;
+                flags |= SIMD_BIT;
             }
-            crate::stochastic::enable_cpu(flags);
+            crate::stochastic::enable_cpu(flags & cap);
             DONE.store(true, Ordering::Relaxed);
         }
+    }
+}
+
+/// Which kernels the operators use: compiled in, or chosen at run time (and which).
+pub(crate) fn describe() -> &'static str {
+    if cfg!(not(target_arch = "x86_64")) {
+        return "scalar";
+    }
+    if cfg!(target_feature = "avx512f") {
+        return "AVX-512 (compiled in)";
+    }
+    if cfg!(target_feature = "fma") {
+        return "AVX2/FMA (compiled in)";
+    }
+    if cfg!(target_feature = "avx") {
+        return "AVX (compiled in)";
+    }
+    init();
+    let flags = crate::stochastic::cpu_flags(crate::stochastic::detect_mask());
+    if flags & crate::stochastic::SIMD_BIT != 0 {
+        "AVX-512 (chosen at run time)"
+    } else if flags & crate::stochastic::FMA_BIT != 0 {
+        "SSE2, FMA products (chosen at run time)"
+    } else {
+        "SSE2 (Dekker's product)"
     }
 }
 

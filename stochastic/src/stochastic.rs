@@ -178,6 +178,14 @@ pub(crate) fn enable_cpu(flags: u32) {
     DETECT.fetch_or(flags & (SIMD_BIT | FMA_BIT), Ordering::Relaxed);
 }
 
+/// Which kernels the operators of this build use on this CPU, e.g. `"AVX-512 (chosen at run
+/// time)"`: compiled in, in a build for a CPU with AVX2 and FMA or with AVX-512; chosen when the
+/// first operation runs in a build for the default x86_64 target (AVX-512, FMA products or SSE2;
+/// `FPTUNE_SIMD=sse2` or `fma` caps the choice, to test and time the others).
+pub fn kernels() -> &'static str {
+    crate::lanes::describe()
+}
+
 /// The environment variable that chooses which instabilities a run detects from its start:
 /// `all`, `none`, or kinds by [`Instability::key`] separated by commas (`overflow,underflow`).
 /// Read once, before the first operation rounds or the program first sets the detection itself,

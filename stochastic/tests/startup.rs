@@ -27,6 +27,7 @@ fn child() {
             println!("product {}", x * x);
         }
         Ok("dsa overflow") => println!("product {}", Sf16::from(60000.0) * Sf16::from(2.0)),
+        Ok("kernels") => println!("kernels: {}", fptune::stochastic::kernels()),
         _ => {}
     }
 }
@@ -35,7 +36,7 @@ fn run_child(what: &str, env: &[(&str, &str)]) -> Output {
     let exe = std::env::current_exe().expect("the test binary");
     let mut cmd = Command::new(exe);
     cmd.args(["--exact", "child", "--nocapture", "--test-threads=1"]).env(CHILD, what);
-    cmd.env_remove(FORMATS_ENV).env_remove(STOP_ON_OVERFLOW_ENV);
+    cmd.env_remove(FORMATS_ENV).env_remove(STOP_ON_OVERFLOW_ENV).env_remove("FPTUNE_SIMD");
     for (k, v) in env {
         cmd.env(k, v);
     }
@@ -77,4 +78,30 @@ fn runs_stop_at_the_first_overflow_only_when_asked() {
         assert!(went_on.status.success(), "{what}: {went_on:?}");
         assert!(String::from_utf8_lossy(&went_on.stdout).contains("product"), "{what}: {went_on:?}");
     }
+}
+
+/// `FPTUNE_SIMD` caps the kernels a build for the default x86_64 target chooses when it starts
+/// (`sse2`, `fma`), so that each can be tested and timed on a CPU that has more; a build with
+/// its kernels compiled in has nothing to choose.
+#[cfg(target_arch = "x86_64")]
+#[test]
+fn fptune_simd_caps_the_kernels_chosen_at_run_time() {
+    let kernels = |cap: &[(&str, &str)]| {
+        let out = run_child("kernels", cap);
+        assert!(out.status.success(), "{out:?}");
+        let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+        stdout.lines().find_map(|l| l.split_once("kernels: ")).expect("the child says its kernels").1.to_string()
+    };
+    let chosen = kernels(&[]);
+    if chosen.ends_with("(compiled in)") {
+        assert_eq!(kernels(&[("FPTUNE_SIMD", "sse2")]), chosen);
+        return;
+    }
+    let fma = is_x86_feature_detected!("fma") && is_x86_feature_detected!("avx");
+    let avx512 = is_x86_feature_detected!("avx512f") && is_x86_feature_detected!("avx512vl") && is_x86_feature_detected!("f16c");
+    let (sse2, with_fma) = ("SSE2 (Dekker's product)", "SSE2, FMA products (chosen at run time)");
+    let best_with_fma = if fma { with_fma } else { sse2 };
+    assert_eq!(chosen, if avx512 { "AVX-512 (chosen at run time)" } else { best_with_fma });
+    assert_eq!(kernels(&[("FPTUNE_SIMD", "fma")]), best_with_fma);
+    assert_eq!(kernels(&[("FPTUNE_SIMD", "sse2")]), sse2);
 }
