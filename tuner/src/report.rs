@@ -220,6 +220,14 @@ pub fn summary(report: &Report) -> String {
         "compilations: {} (failed: {}), {:.1} s; executions: {} (failed: {}), {:.1} s; from cache: {}; total {:.1} s",
         c.compilations, c.compilations_failed, c.compile_seconds, c.executions, c.executions_failed, c.run_seconds, c.cached, c.total_seconds
     );
+    if c.other_builds > 0 {
+        // The counts above are the search's, as PROMISE gives them; say what else was built.
+        let _ = writeln!(
+            s,
+            "other builds: {} (the original, probe rounds, the DSA reference, single builds, the final re-checks)",
+            c.other_builds
+        );
+    }
     if c.single_build {
         let _ = writeln!(s, "DSA candidates were runs of one single build, each unit's format chosen at run time; the configuration found was rebuilt");
     }
