@@ -562,6 +562,7 @@ mod tests {
     fn a_stochastic_release_build_of_a_binary_has_every_flag_in_order() {
         let opts = BuildOptions {
             target: Target::Bin("det".into()),
+            triple: Some("x86_64-unknown-linux-gnu".into()),
             profile: Profile::Release,
             stochastic: true,
             target_dir: Some("/s/target".into()),
@@ -578,6 +579,8 @@ mod tests {
                 "/s/app/Cargo.toml",
                 "--bin",
                 "det",
+                "--target",
+                "x86_64-unknown-linux-gnu",
                 "--release",
                 "--features",
                 "fptune/stochastic",
