@@ -217,6 +217,32 @@ pub fn host_triple() -> Option<&'static str> {
     .as_deref()
 }
 
+/// Whether cargo, run in `cwd`, is told which target to build for: `build.target` in a config
+/// file it reads (`.cargo/config.toml` or `.cargo/config` in `cwd` and its ancestors, then in
+/// `cargo_home`), or `CARGO_BUILD_TARGET` (`env_target`). Naming the host's triple would then
+/// replace the crate's own target.
+pub fn target_configured(cwd: &Path, cargo_home: Option<&Path>, env_target: Option<&str>) -> bool {
+    if env_target.is_some_and(|t| !t.trim().is_empty()) {
+        return true;
+    }
+    let dirs = cwd.ancestors().map(|d| d.join(".cargo")).chain(cargo_home.map(Path::to_path_buf));
+    dirs.flat_map(|d| [d.join("config.toml"), d.join("config")]).any(|file| {
+        std::fs::read_to_string(file)
+            .ok()
+            .and_then(|text| text.parse::<toml_edit::DocumentMut>().ok())
+            .is_some_and(|doc| doc.get("build").and_then(|build| build.get("target")).is_some())
+    })
+}
+
+/// [`target_configured`] with this process's environment (`CARGO_HOME`, else `~/.cargo`).
+pub fn target_configured_here(cwd: &Path) -> bool {
+    let home = std::env::var_os("CARGO_HOME")
+        .filter(|h| !h.is_empty())
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cargo")));
+    target_configured(cwd, home.as_deref(), std::env::var("CARGO_BUILD_TARGET").ok().as_deref())
+}
+
 /// The settings that compile a build for `cpu` (`-C target-cpu=CPU`) on top of the user's own
 /// flags, wherever cargo takes those from, given the environment (`var`): environment variables
 /// for cargo and `--config` settings. `CARGO_ENCODED_RUSTFLAGS` or else `RUSTFLAGS`, when set,
@@ -550,6 +576,27 @@ mod tests {
             target_cpu("native", env(&[("CARGO_ENCODED_RUSTFLAGS", "")])).0,
             vec![("CARGO_ENCODED_RUSTFLAGS".to_string(), "-C\x1ftarget-cpu=native".to_string())]
         );
+    }
+
+    #[test]
+    fn a_target_set_in_a_config_file_or_the_environment_is_found() {
+        let dir = tempfile::tempdir().expect("a directory");
+        let (home, package) = (dir.path().join("home"), dir.path().join("work/app"));
+        std::fs::create_dir_all(&package).expect("the package");
+        std::fs::create_dir_all(&home).expect("cargo's home");
+        assert!(!target_configured(&package, Some(&home), None));
+        assert!(target_configured(&package, Some(&home), Some("x86_64-unknown-linux-musl")));
+        assert!(!target_configured(&package, Some(&home), Some("")));
+        // Other build settings are not a target.
+        std::fs::create_dir_all(dir.path().join("work/.cargo")).expect(".cargo");
+        std::fs::write(dir.path().join("work/.cargo/config.toml"), "[build]\njobs = 2\n").expect("config");
+        assert!(!target_configured(&package, Some(&home), None));
+        // In an ancestor's config, or in cargo's home (the old file name too).
+        std::fs::write(dir.path().join("work/.cargo/config.toml"), "build.target = \"wasm32-wasip1\"\n").expect("config");
+        assert!(target_configured(&package, Some(&home), None));
+        std::fs::remove_file(dir.path().join("work/.cargo/config.toml")).expect("removed");
+        std::fs::write(home.join("config"), "[build]\ntarget = \"x86_64-unknown-linux-musl\"\n").expect("config");
+        assert!(target_configured(&package, Some(&home), None));
     }
 
     #[test]

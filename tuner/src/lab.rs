@@ -250,6 +250,11 @@ pub struct Lab<'a> {
     speculated: Mutex<HashMap<Configuration, (f64, f64)>>,
     /// Held while this run writes into `settings.out` (its cache, logs and report).
     _out_lock: std::fs::File,
+    /// The host's triple, which every build names (`--target`) when DSA builds are compiled for
+    /// a CPU of their own: DSA and native builds, whose flags then differ, share their build
+    /// scripts and proc macros (built without either's flags). Not when cargo is told a target
+    /// already ([`cargo::target_configured`]), which it would replace.
+    triple: Option<String>,
 }
 
 impl<'a> Lab<'a> {
@@ -285,7 +290,7 @@ impl<'a> Lab<'a> {
         // Each worker target directory is locked while in use, so that two fptune runs in one
         // workspace (two requirements, two terminals) never build into the same directory: the
         // second takes the next free ones.
-        let mut slot = 0;
+        let (mut slot, mut triple) = (0, None);
         while workers.len() < settings.jobs {
             let lock_path = dirs.join(format!("worker{slot}.lock"));
             let lock = std::fs::File::create(&lock_path)
@@ -300,6 +305,9 @@ impl<'a> Lab<'a> {
                     ..ScratchOptions::default()
                 };
                 let scratch = Scratch::create(&ws.root, &options).map_err(TuneError::internal)?;
+                if workers.is_empty() && settings.dsa_cpu.is_some() && !cargo::target_configured_here(scratch.source_root()) {
+                    triple = cargo::host_triple().map(str::to_string);
+                }
                 workers.push(Mutex::new(Worker { scratch, _lock: lock }));
             }
             slot += 1;
@@ -328,6 +336,7 @@ impl<'a> Lab<'a> {
             last_save: Mutex::new(Instant::now()),
             speculated: Mutex::new(HashMap::new()),
             _out_lock: out_lock,
+            triple,
         })
     }
 
@@ -341,11 +350,7 @@ impl<'a> Lab<'a> {
             RunTarget::Example(e) => Target::Example(e.clone()),
         };
         opts.profile = cargo::Profile::Release;
-        if self.settings.dsa_cpu.is_some() {
-            // Every build names the host's triple, so that DSA and native builds, whose flags
-            // differ, share their build scripts and proc macros (built without either's flags).
-            opts.triple = cargo::host_triple().map(str::to_string);
-        }
+        opts.triple = self.triple.clone();
         if stochastic {
             opts.config = cargo::candidate_overrides("release", &self.ws.name, self.quick);
             // Only DSA builds: native builds' results and times are the program's, under its flags.
