@@ -1678,7 +1678,7 @@ mod tests {
         let mut g = Rng::new(1);
         for _ in 0..400_000 {
             let (a, b) = ([g.f64(), g.f64(), g.f64()], [g.f64(), g.f64(), g.f64()]);
-            let b = if g.next() % 4 == 0 { [-a[0] * 0.75, b[1], -a[2]] } else { b };
+            let b = if g.next().is_multiple_of(4) { [-a[0] * 0.75, b[1], -a[2]] } else { b };
             let bits = g.next() % 4;
             let d = dirs(bits);
             let cpu = cpu(&mut g);
@@ -1706,7 +1706,7 @@ mod tests {
         let mut g = Rng::new(4);
         for _ in 0..200_000 {
             let x = g.f64();
-            let y = if g.next() % 2 == 0 { x } else { g.f64() };
+            let y = if g.next().is_multiple_of(2) { x } else { g.f64() };
             let s = match g.next() % 4 {
                 0 => [x, x, x],
                 1 => [x, x, y],
@@ -1726,7 +1726,7 @@ mod tests {
     /// A random binary16 (or bfloat16) value as f32: random bits, or values near the extremes.
     fn sixteen(g: &mut Rng, bf: bool) -> f32 {
         let r = g.next();
-        let x = if r % 5 == 0 {
+        let x = if r.is_multiple_of(5) {
             [0.0, -0.0, f32::INFINITY, -f32::INFINITY, f32::NAN, 65504.0, -65504.0, 6.0e-8, 1.0]
                 [(r >> 8) as usize % 9]
         } else if bf {
@@ -1750,7 +1750,7 @@ mod tests {
             for _ in 0..400_000 {
                 let a = [sixteen(&mut g, bf), sixteen(&mut g, bf), sixteen(&mut g, bf)];
                 let b = [sixteen(&mut g, bf), sixteen(&mut g, bf), sixteen(&mut g, bf)];
-                let b = if g.next() % 4 == 0 { [-a[0], b[1], a[2]] } else { b };
+                let b = if g.next().is_multiple_of(4) { [-a[0], b[1], a[2]] } else { b };
                 let bits = g.next() % 4;
                 let d = dirs(bits);
                 let cpu = cpu(&mut g);
@@ -1780,7 +1780,7 @@ mod tests {
         let mut g = Rng::new(2);
         for _ in 0..400_000 {
             let (a, b) = ([g.f32(), g.f32(), g.f32()], [g.f32(), g.f32(), g.f32()]);
-            let b = if g.next() % 4 == 0 { [-a[0] * 0.75, b[1], -a[2]] } else { b };
+            let b = if g.next().is_multiple_of(4) { [-a[0] * 0.75, b[1], -a[2]] } else { b };
             let bits = g.next() % 4;
             let d = dirs(bits);
             let cpu = cpu(&mut g);

@@ -412,7 +412,7 @@ mod tests {
         assert_eq!(parse_detected("all"), Ok(Instability::ALL.to_vec()));
         assert_eq!(parse_detected("none"), Ok(vec![]));
         assert_eq!(parse_detected(""), Ok(vec![]));
-        let e = parse_detected("overflow,cancelation").unwrap_err();
+        let e = parse_detected("overflow,cancelation").expect_err("a misspelt kind");
         assert!(e.contains("\"cancelation\"") && e.contains("cancellation"), "{e}");
     }
 

@@ -415,10 +415,10 @@ mod surely_below_tests {
                 _ => (t / C).sqrt() * 2.0 * unit(next()),
             };
             let x = (unit(next()) + 0.5) * 2f64.powi((next() % 800) as i32 - 400);
-            let x = if next() % 2 == 0 { x } else { -x };
+            let x = if next().is_multiple_of(2) { x } else { -x };
             let s: [f64; 3] = std::array::from_fn(|_| {
                 let d = scale * (2.0 * unit(next()) - 1.0);
-                if next() % 5 == 0 { x } else { x * (1.0 + d) }
+                if next().is_multiple_of(5) { x } else { x * (1.0 + d) }
             });
             checked += 1;
             if surely_below(s, t) {
@@ -444,7 +444,7 @@ mod within_ulps_tests {
         let mut next = splitmix(11);
         let (mut passed, mut checked) = (0, 0);
         for _ in 0..2_000_000 {
-            let single = next() % 2 == 0;
+            let single = next().is_multiple_of(2);
             let digits = (next() % 12) as i32;
             let k = 100f64.powi(digits);
             let (p, floor) = if single {
@@ -467,7 +467,7 @@ mod within_ulps_tests {
             };
             let mut off = || -> i64 {
                 let r = next();
-                let m = if r % 4 == 0 { d as i64 } else { ((r >> 8) % (d * 12 / 10 + 1)) as i64 };
+                let m = if r.is_multiple_of(4) { d as i64 } else { ((r >> 8) % (d * 12 / 10 + 1)) as i64 };
                 if (r >> 3) & 1 == 0 { m } else { -m }
             };
             let step = |x: f64, n: i64| -> f64 {
