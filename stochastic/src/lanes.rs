@@ -41,16 +41,9 @@ fn dirs(bits: u64) -> [f64; 3] {
     masks64(bits).map(|m| f64::from_bits(1f64.to_bits() | m))
 }
 
-/// The environment variable that caps the kernels chosen at run time (builds without AVX on
-/// x86_64), to test and time the others on a CPU that has more: `sse2` keeps the SSE2 kernels
-/// (what a CPU without FMA or AVX-512 runs), `fma` adds the FMA ones (what a CPU with AVX2 and
-/// FMA but no AVX-512 runs).
-#[cfg_attr(any(not(target_arch = "x86_64"), target_feature = "avx"), allow(dead_code))]
-pub(crate) const SIMD_ENV: &str = "FPTUNE_SIMD";
-
 /// Chooses the kernels, once per process: on x86_64 builds without AVX, the AVX-512 ones
 /// (`rt512`) when the CPU has AVX-512F, AVX-512VL and F16C, else the FMA ones (`rtfma`, binary64
-/// products) when it has FMA, within the cap of [`SIMD_ENV`]. The choice is two bits of the
+/// products) when it has FMA, within the cap of [`crate::stochastic::SIMD_ENV`]. The choice is two bits of the
 /// detection mask ([`crate::stochastic::cpu_flags`]) that the operators load anyway and pass to
 /// the kernels as `cpu`: no extra load per operation.
 pub(crate) fn init() {
@@ -58,7 +51,7 @@ pub(crate) fn init() {
     {
         use std::sync::atomic::{AtomicBool, Ordering};
 
-        use crate::stochastic::{FMA_BIT, SIMD_BIT};
+        use crate::stochastic::{FMA_BIT, SIMD_BIT, SIMD_ENV};
         static DONE: AtomicBool = AtomicBool::new(false);
         if !DONE.load(Ordering::Relaxed) {
             let cap = match std::env::var(SIMD_ENV).as_deref().map(str::trim) {

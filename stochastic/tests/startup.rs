@@ -5,7 +5,7 @@
 use std::process::{Command, Output};
 
 use fptune::__rt::{Dyn, Fmt, Knob, Ndyn, FORMATS_ENV};
-use fptune::stochastic::{OVERFLOW_EXIT_CODE, STOP_ON_OVERFLOW_ENV};
+use fptune::stochastic::{OVERFLOW_EXIT_CODE, SIMD_ENV, STOP_ON_OVERFLOW_ENV};
 use fptune::Sf16;
 
 /// Set in a child's environment: what the child does.
@@ -36,7 +36,7 @@ fn run_child(what: &str, env: &[(&str, &str)]) -> Output {
     let exe = std::env::current_exe().expect("the test binary");
     let mut cmd = Command::new(exe);
     cmd.args(["--exact", "child", "--nocapture", "--test-threads=1"]).env(CHILD, what);
-    cmd.env_remove(FORMATS_ENV).env_remove(STOP_ON_OVERFLOW_ENV).env_remove("FPTUNE_SIMD");
+    cmd.env_remove(FORMATS_ENV).env_remove(STOP_ON_OVERFLOW_ENV).env_remove(SIMD_ENV);
     for (k, v) in env {
         cmd.env(k, v);
     }
@@ -80,7 +80,7 @@ fn runs_stop_at_the_first_overflow_only_when_asked() {
     }
 }
 
-/// `FPTUNE_SIMD` caps the kernels a build for the default x86_64 target chooses when it starts
+/// [`SIMD_ENV`] caps the kernels a build for the default x86_64 target chooses when it starts
 /// (`sse2`, `fma`), so that each can be tested and timed on a CPU that has more; a build with
 /// its kernels compiled in has nothing to choose.
 #[cfg(target_arch = "x86_64")]
@@ -94,7 +94,7 @@ fn fptune_simd_caps_the_kernels_chosen_at_run_time() {
     };
     let chosen = kernels(&[]);
     if chosen.ends_with("(compiled in)") {
-        assert_eq!(kernels(&[("FPTUNE_SIMD", "sse2")]), chosen);
+        assert_eq!(kernels(&[(SIMD_ENV, "sse2")]), chosen);
         return;
     }
     let fma = is_x86_feature_detected!("fma") && is_x86_feature_detected!("avx");
@@ -102,6 +102,6 @@ fn fptune_simd_caps_the_kernels_chosen_at_run_time() {
     let (sse2, with_fma) = ("SSE2 (Dekker's product)", "SSE2, FMA products (chosen at run time)");
     let best_with_fma = if fma { with_fma } else { sse2 };
     assert_eq!(chosen, if avx512 { "AVX-512 (chosen at run time)" } else { best_with_fma });
-    assert_eq!(kernels(&[("FPTUNE_SIMD", "fma")]), best_with_fma);
-    assert_eq!(kernels(&[("FPTUNE_SIMD", "sse2")]), sse2);
+    assert_eq!(kernels(&[(SIMD_ENV, "fma")]), best_with_fma);
+    assert_eq!(kernels(&[(SIMD_ENV, "sse2")]), sse2);
 }

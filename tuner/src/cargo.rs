@@ -239,7 +239,7 @@ pub fn target_configured_here(cwd: &Path) -> bool {
     let home = std::env::var_os("CARGO_HOME")
         .filter(|h| !h.is_empty())
         .map(PathBuf::from)
-        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cargo")));
+        .or_else(|| std::env::home_dir().map(|h| h.join(".cargo")));
     target_configured(cwd, home.as_deref(), std::env::var("CARGO_BUILD_TARGET").ok().as_deref())
 }
 
