@@ -46,6 +46,7 @@ mod rng;
 mod round;
 mod startup;
 pub mod stochastic;
+mod traits;
 mod value;
 
 #[doc(hidden)]
