@@ -1,6 +1,16 @@
 //! The standard numeric traits for stochastic values, so that numerical code written generically
 //! runs under discrete stochastic arithmetic.
 //!
-//! - `%` ([`std::ops::Rem`]): the remainder of each sample, exact as for `f64`.
+//! - `%` ([`std::ops::Rem`]), always: the remainder of each sample, exact as for `f64`.
+//! - Feature `num-traits`: num-traits' `Float`, `FloatConst`, `Num`, `NumCast`, `Signed`,
+//!   `Bounded` and the rest of its family (`num.rs`); `Real` follows from `Float`.
+//!
+//! Every method computes with the stochastic operations, so each sample is randomly rounded and
+//! instabilities are counted as anywhere else. Where a trait leaves the stochastic world (a
+//! conversion to a primitive number), the value returned is the mean, and the samples are lost.
 
+#[cfg(feature = "num-traits")]
+mod consts;
+#[cfg(feature = "num-traits")]
+mod num;
 mod rem;

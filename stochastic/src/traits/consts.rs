@@ -1,0 +1,111 @@
+//! The constants of each format (largest value, smallest normal, machine epsilon, bit layout) as
+//! exact stochastic values, for the traits' `max_value`, `epsilon` and the like.
+
+use crate::format::Format;
+use crate::value::Stochastic;
+
+/// The bit layout of format `F`: `(significand bits stored, exponent bits)`.
+pub(crate) fn layout<F: Format>() -> (u32, u32) {
+    let exponent = match F::PRECISION {
+        53 => 11,
+        24 => 8,
+        11 => 5,
+        _ => 8,
+    };
+    (F::PRECISION - 1, exponent)
+}
+
+/// The exponent bias of format `F`.
+fn bias<F: Format>() -> i32 {
+    (1 << (layout::<F>().1 - 1)) - 1
+}
+
+/// `2^e` for `e` in binary64's normal range, exactly.
+fn pow2(e: i32) -> f64 {
+    f64::from_bits(((e + 1023) as u64) << 52)
+}
+
+/// An exactly known value of format `F`: `x`, which the format holds (or an infinity, a NaN),
+/// in all three samples.
+pub(crate) fn exact<F: Format>(x: f64) -> Stochastic<F> {
+    Stochastic::from_repr([F::nearest(x); 3])
+}
+
+/// The largest finite value of format `F`, as an `f64`: `(2 - 2^-m) 2^bias`.
+pub(crate) fn max_f64<F: Format>() -> f64 {
+    let m = layout::<F>().0 as i32;
+    (2.0 - pow2(-m)) * pow2(bias::<F>())
+}
+
+/// The smallest positive normal value of format `F`, as an `f64`: `2^(1 - bias)`.
+pub(crate) fn min_positive_f64<F: Format>() -> f64 {
+    pow2(1 - bias::<F>())
+}
+
+/// The machine epsilon of format `F` (the distance from 1 to the next value), as an `f64`.
+pub(crate) fn epsilon_f64<F: Format>() -> f64 {
+    pow2(-(layout::<F>().0 as i32))
+}
+
+/// The nearest integer value of format `F` to `i` (ties to even), as an `f64` that holds it
+/// exactly: rounded once, in integer arithmetic, not through `f64` first (which would round
+/// twice an integer above `2^53`). Above the format's range it is beyond [`max_f64`], and
+/// [`Format::nearest`] makes it infinite.
+pub(crate) fn nearest_integer<F: Format>(negative: bool, magnitude: u128) -> f64 {
+    let width = 128 - magnitude.leading_zeros();
+    let value = if width <= F::PRECISION {
+        magnitude as f64
+    } else {
+        let shift = width - F::PRECISION;
+        let kept = magnitude >> shift;
+        let rest = magnitude & ((1u128 << shift) - 1);
+        let half = 1u128 << (shift - 1);
+        let kept = if rest > half || (rest == half && kept & 1 == 1) { kept + 1 } else { kept };
+        // `kept` has at most PRECISION + 1 <= 54 bits, and a power of two times it is exact.
+        (kept as f64) * pow2(shift as i32)
+    };
+    if negative {
+        -value
+    } else {
+        value
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use half::{bf16, f16};
+
+    #[test]
+    fn constants_are_the_formats_own() {
+        assert_eq!(max_f64::<f64>(), f64::MAX);
+        assert_eq!(max_f64::<f32>(), f64::from(f32::MAX));
+        assert_eq!(max_f64::<f16>(), f64::from(f16::MAX));
+        assert_eq!(max_f64::<bf16>(), f64::from(bf16::MAX));
+        assert_eq!(min_positive_f64::<f64>(), f64::MIN_POSITIVE);
+        assert_eq!(min_positive_f64::<f32>(), f64::from(f32::MIN_POSITIVE));
+        assert_eq!(min_positive_f64::<f16>(), f64::from(f16::MIN_POSITIVE));
+        assert_eq!(min_positive_f64::<bf16>(), f64::from(bf16::MIN_POSITIVE));
+        assert_eq!(epsilon_f64::<f64>(), f64::EPSILON);
+        assert_eq!(epsilon_f64::<f32>(), f64::from(f32::EPSILON));
+        assert_eq!(epsilon_f64::<f16>(), f64::from(f16::EPSILON));
+        assert_eq!(epsilon_f64::<bf16>(), f64::from(bf16::EPSILON));
+    }
+
+    #[test]
+    fn integers_round_once() {
+        // 2^60 + 2^36 + 1: to nearest f64 first gives the tie 2^60 + 2^36, which f32 rounds to
+        // even (2^60); rounded once it is above the tie (2^60 + 2^37).
+        let i: u128 = (1 << 60) + (1 << 36) + 1;
+        assert_eq!(nearest_integer::<f32>(false, i), 2f64.powi(60) + 2f64.powi(37));
+        assert_eq!((i as f32) as f64, 2f64.powi(60) + 2f64.powi(37));
+        for i in [0u128, 1, 3, 255, 257, 2049, 65519, 65520, 1 << 53, (1 << 53) + 1, u64::MAX as u128, u128::MAX] {
+            assert_eq!(nearest_integer::<f64>(false, i), i as f64, "{i}");
+            assert_eq!(nearest_integer::<f32>(true, i) as f32, -(i as f32), "{i}");
+            let h = f16::from_f32(i as f32);
+            if i < 1 << 24 {
+                assert_eq!(f64::from(f16::from_f64(nearest_integer::<f16>(false, i))), f64::from(h), "{i}");
+            }
+        }
+    }
+}
