@@ -4,6 +4,9 @@
 //! - `%` ([`std::ops::Rem`]), always: the remainder of each sample, exact as for `f64`.
 //! - Feature `num-traits`: num-traits' `Float`, `FloatConst`, `Num`, `NumCast`, `Signed`,
 //!   `Bounded` and the rest of its family (`num.rs`); `Real` follows from `Float`.
+//! - Feature `simba` (implies `num-traits`): simba's `RealField`, `ComplexField`, `Field`,
+//!   `SubsetOf` and `SimdValue`, and approx's comparisons (`simba.rs`), which is what nalgebra
+//!   asks of a scalar.
 //!
 //! Every method computes with the stochastic operations, so each sample is randomly rounded and
 //! instabilities are counted as anywhere else. Where a trait leaves the stochastic world (a
@@ -14,3 +17,5 @@ mod consts;
 #[cfg(feature = "num-traits")]
 mod num;
 mod rem;
+#[cfg(feature = "simba")]
+mod simba;

@@ -1,0 +1,405 @@
+//! simba's scalar traits and approx's comparisons for stochastic values (feature `simba`): what
+//! nalgebra asks of a scalar, so that `nalgebra::Matrix3<Sf64>` solves, factors and inverts
+//! under discrete stochastic arithmetic.
+//!
+//! - `ComplexField` and `RealField` (a stochastic value is a real: its real part is itself),
+//!   `Field`, `SimdValue` and `PrimitiveSimdValue` (one lane, as simba treats `f64`), and
+//!   `SubsetOf` between any two stochastic formats (`Stochastic::cast`) and between stochastic
+//!   values and `f32`, `f64` and the integer types (in: rounded to nearest, exact; out: the mean).
+//! - `AbsDiffEq`, `RelativeEq` and `UlpsEq`: approx's tests computed with stochastic operations
+//!   and decided by the stochastic comparisons, so two values whose difference is numerical noise
+//!   are equal, as CADNA's `==` says.
+//! - Decisions nalgebra takes on a value (`try_sqrt` of a negative number, `is_zero` of a
+//!   determinant, the sign in `argument`) are the stochastic comparisons too: on numerical noise
+//!   they count an unstable branching, or find a computed zero, as a CADNA program would.
+
+use ::approx::{AbsDiffEq, RelativeEq, UlpsEq};
+use ::simba::scalar::{ComplexField, Field, RealField, SubsetOf};
+use ::simba::simd::{PrimitiveSimdValue, SimdValue};
+use num_traits::{Float, FloatConst, One, Zero};
+
+use super::consts::{self, exact};
+use crate::format::Format;
+use crate::value::Stochastic;
+
+/// `|x|` sample by sample, without the unstable-intrinsic count of `Stochastic::abs`: for a
+/// tolerance, whose sign does not matter.
+fn magnitude<F: Format>(x: Stochastic<F>) -> Stochastic<F> {
+    Stochastic::max(x, -x)
+}
+
+/// Whether `a` and `b` hold the same samples, none NaN: equal whatever the arithmetic (two equal
+/// infinities too, whose difference is NaN and whose stochastic `==` is false).
+fn identical<F: Format>(a: &Stochastic<F>, b: &Stochastic<F>) -> bool {
+    let (x, y) = (a.samples_f64(), b.samples_f64());
+    x.iter().zip(&y).all(|(p, q)| p == q && !p.is_nan())
+}
+
+/// `-tol <= d <= tol`, stochastically.
+fn within<F: Format>(d: Stochastic<F>, tol: Stochastic<F>) -> bool {
+    -tol <= d && d <= tol
+}
+
+impl<F: Format> AbsDiffEq for Stochastic<F> {
+    type Epsilon = Self;
+
+    /// The format's machine epsilon.
+    fn default_epsilon() -> Self {
+        <Self as Float>::epsilon()
+    }
+
+    /// The same samples, or `self == other` (their difference is a computed zero), or
+    /// `|self - other| <= epsilon`, with the stochastic difference and comparisons.
+    fn abs_diff_eq(&self, other: &Self, epsilon: Self) -> bool {
+        identical(self, other) || *self == *other || within(*self - *other, epsilon)
+    }
+}
+
+impl<F: Format> RelativeEq for Stochastic<F> {
+    /// The format's machine epsilon.
+    fn default_max_relative() -> Self {
+        <Self as Float>::epsilon()
+    }
+
+    /// approx's test for floats, stochastically: equal (the same samples, or a computed-zero
+    /// difference); not when either is infinite; else `|self - other|` within `epsilon`, or
+    /// within `max_relative` times the larger magnitude.
+    fn relative_eq(&self, other: &Self, epsilon: Self, max_relative: Self) -> bool {
+        if identical(self, other) || *self == *other {
+            return true;
+        }
+        if Stochastic::is_infinite(self) || Stochastic::is_infinite(other) {
+            return false;
+        }
+        let d = *self - *other;
+        if within(d, epsilon) {
+            return true;
+        }
+        let largest = Stochastic::max(magnitude(*self), magnitude(*other));
+        within(d, largest * max_relative)
+    }
+}
+
+impl<F: Format> UlpsEq for Stochastic<F> {
+    /// 4, as approx's default for floats.
+    fn default_max_ulps() -> u32 {
+        4
+    }
+
+    /// Within `epsilon`, or within `max_ulps` units in the last place of the larger magnitude,
+    /// counted as `max_ulps * EPSILON` relatively (at most twice the exact unit: the samples of
+    /// a stochastic value have no single bit pattern to count units between).
+    fn ulps_eq(&self, other: &Self, epsilon: Self, max_ulps: u32) -> bool {
+        let relative = Stochastic::from_f64(f64::from(max_ulps) * consts::epsilon_f64::<F>());
+        self.relative_eq(other, epsilon, relative)
+    }
+}
+
+impl<F: Format> SimdValue for Stochastic<F> {
+    /// A scalar: one lane, as simba's `f64`.
+    const LANES: usize = 1;
+    type Element = Self;
+    type SimdBool = bool;
+
+    #[inline(always)]
+    fn splat(val: Self) -> Self {
+        val
+    }
+    #[inline(always)]
+    fn extract(&self, _: usize) -> Self {
+        *self
+    }
+    #[inline(always)]
+    unsafe fn extract_unchecked(&self, _: usize) -> Self {
+        *self
+    }
+    #[inline(always)]
+    fn replace(&mut self, _: usize, val: Self) {
+        *self = val;
+    }
+    #[inline(always)]
+    unsafe fn replace_unchecked(&mut self, _: usize, val: Self) {
+        *self = val;
+    }
+    #[inline(always)]
+    fn select(self, cond: bool, other: Self) -> Self {
+        if cond {
+            self
+        } else {
+            other
+        }
+    }
+}
+
+impl<F: Format> PrimitiveSimdValue for Stochastic<F> {}
+
+impl<F: Format> Field for Stochastic<F> {}
+
+/// Between two formats: `Stochastic::cast` both ways (widening exact, narrowing randomly
+/// rounded); every value belongs, as simba counts `f64` in `f32`.
+impl<F: Format, G: Format> SubsetOf<Stochastic<G>> for Stochastic<F> {
+    #[inline]
+    fn to_superset(&self) -> Stochastic<G> {
+        self.cast()
+    }
+    #[inline]
+    fn from_superset_unchecked(element: &Stochastic<G>) -> Self {
+        element.cast()
+    }
+    #[inline]
+    fn is_in_subset(_: &Stochastic<G>) -> bool {
+        true
+    }
+}
+
+/// In: rounded to nearest, an exact value; out: the mean (the samples are lost).
+impl<F: Format> SubsetOf<Stochastic<F>> for f64 {
+    #[inline]
+    fn to_superset(&self) -> Stochastic<F> {
+        Stochastic::from_f64(*self)
+    }
+    #[inline]
+    fn from_superset_unchecked(element: &Stochastic<F>) -> f64 {
+        super::num::mean(element)
+    }
+    #[inline]
+    fn is_in_subset(_: &Stochastic<F>) -> bool {
+        true
+    }
+}
+
+/// In: rounded to nearest, an exact value; out: the mean rounded to `f32` (the samples are lost).
+impl<F: Format> SubsetOf<Stochastic<F>> for f32 {
+    #[inline]
+    fn to_superset(&self) -> Stochastic<F> {
+        Stochastic::from_f64(f64::from(*self))
+    }
+    #[inline]
+    fn from_superset_unchecked(element: &Stochastic<F>) -> f32 {
+        super::num::mean(element) as f32
+    }
+    #[inline]
+    fn is_in_subset(_: &Stochastic<F>) -> bool {
+        true
+    }
+}
+
+macro_rules! integer_subset {
+    ($($t:ty => |$x:ident| $sign_magnitude:expr),*) => {$(
+        /// In: rounded to nearest, once; out: the mean converted with `as` (truncated,
+        /// saturating), as simba converts `f64`.
+        impl<F: Format> SubsetOf<Stochastic<F>> for $t {
+            #[inline]
+            fn to_superset(&self) -> Stochastic<F> {
+                let $x = *self;
+                let (negative, magnitude): (bool, u128) = $sign_magnitude;
+                Stochastic::from_f64(consts::nearest_integer::<F>(negative, magnitude))
+            }
+            #[inline]
+            fn from_superset_unchecked(element: &Stochastic<F>) -> $t {
+                super::num::mean(element) as $t
+            }
+            #[inline]
+            fn is_in_subset(_: &Stochastic<F>) -> bool {
+                true
+            }
+        }
+    )*};
+}
+integer_subset!(
+    u8 => |x| (false, x as u128), u16 => |x| (false, x as u128), u32 => |x| (false, x as u128),
+    u64 => |x| (false, x as u128), u128 => |x| (false, x), usize => |x| (false, x as u128),
+    i8 => |x| (x < 0, (x as i128).unsigned_abs()), i16 => |x| (x < 0, (x as i128).unsigned_abs()),
+    i32 => |x| (x < 0, (x as i128).unsigned_abs()), i64 => |x| (x < 0, (x as i128).unsigned_abs()),
+    i128 => |x| (x < 0, x.unsigned_abs()), isize => |x| (x < 0, (x as i128).unsigned_abs())
+);
+
+macro_rules! forward {
+    ($($name:ident),*) => {$(
+        #[inline]
+        fn $name(self) -> Self {
+            Stochastic::$name(self)
+        }
+    )*};
+}
+
+impl<F: Format> ComplexField for Stochastic<F> {
+    type RealField = Self;
+
+    #[inline]
+    fn from_real(re: Self) -> Self {
+        re
+    }
+    #[inline]
+    fn real(self) -> Self {
+        self
+    }
+    /// Exact zero.
+    #[inline]
+    fn imaginary(self) -> Self {
+        Self::zero()
+    }
+    /// `Stochastic::abs`.
+    #[inline]
+    fn modulus(self) -> Self {
+        Stochastic::abs(self)
+    }
+    #[inline]
+    fn modulus_squared(self) -> Self {
+        self * self
+    }
+    /// `0` when `self >= 0`, `PI` otherwise (a stochastic comparison).
+    #[inline]
+    fn argument(self) -> Self {
+        if self >= Self::zero() {
+            Self::zero()
+        } else {
+            Self::PI()
+        }
+    }
+    /// `Stochastic::abs`.
+    #[inline]
+    fn norm1(self) -> Self {
+        Stochastic::abs(self)
+    }
+    #[inline]
+    fn scale(self, factor: Self) -> Self {
+        self * factor
+    }
+    #[inline]
+    fn unscale(self, factor: Self) -> Self {
+        self / factor
+    }
+    /// `(|self|, ±1)` by the stochastic sign of `self`, as simba's `f64`.
+    #[inline]
+    fn to_exp(self) -> (Self, Self) {
+        if self >= Self::zero() {
+            (self, Self::one())
+        } else {
+            (-self, -Self::one())
+        }
+    }
+    #[inline]
+    fn signum(self) -> Self {
+        Stochastic::signum(self)
+    }
+
+    forward!(
+        floor, ceil, round, trunc, fract, abs, recip, sin, cos, tan, asin, acos, atan, sinh, cosh, tanh, asinh,
+        acosh, atanh, log2, log10, ln, ln_1p, sqrt, exp, exp2, exp_m1, cbrt
+    );
+
+    /// A real's conjugate is itself.
+    #[inline]
+    fn conjugate(self) -> Self {
+        self
+    }
+    #[inline]
+    fn mul_add(self, a: Self, b: Self) -> Self {
+        Stochastic::mul_add(self, a, b)
+    }
+    #[inline]
+    fn hypot(self, other: Self) -> Self {
+        Stochastic::hypot(self, other)
+    }
+    #[inline]
+    fn sin_cos(self) -> (Self, Self) {
+        (Stochastic::sin(self), Stochastic::cos(self))
+    }
+    #[inline]
+    fn log(self, base: Self) -> Self {
+        Stochastic::log(self, base)
+    }
+    #[inline]
+    fn powi(self, n: i32) -> Self {
+        Stochastic::powi(self, n)
+    }
+    #[inline]
+    fn powf(self, n: Self) -> Self {
+        Stochastic::powf(self, n)
+    }
+    /// `powf`, as for simba's `f64`.
+    #[inline]
+    fn powc(self, n: Self) -> Self {
+        Stochastic::powf(self, n)
+    }
+    /// Whether every sample is finite.
+    #[inline]
+    fn is_finite(&self) -> bool {
+        Stochastic::is_finite(self)
+    }
+    /// `Some(sqrt)` when `self >= 0` stochastically (numerical noise is a computed zero: it
+    /// passes, counting an unstable branching, and its square root an unstable function).
+    #[inline]
+    fn try_sqrt(self) -> Option<Self> {
+        if self >= Self::zero() {
+            Some(Stochastic::sqrt(self))
+        } else {
+            None
+        }
+    }
+}
+
+macro_rules! real_consts {
+    ($($name:ident => $konst:ident),*) => {$(
+        /// Exact: the format's nearest value.
+        #[inline]
+        fn $name() -> Self {
+            <Self as FloatConst>::$konst()
+        }
+    )*};
+}
+
+impl<F: Format> RealField for Stochastic<F> {
+    /// Whether the mean's sign bit is clear.
+    #[inline]
+    fn is_sign_positive(&self) -> bool {
+        Stochastic::is_sign_positive(self)
+    }
+    /// Whether the mean's sign bit is set.
+    #[inline]
+    fn is_sign_negative(&self) -> bool {
+        Stochastic::is_sign_negative(self)
+    }
+    /// Per sample (see `Float::copysign`).
+    #[inline]
+    fn copysign(self, sign: Self) -> Self {
+        super::num::copysign(self, sign)
+    }
+    /// Per-sample maximum.
+    #[inline]
+    fn max(self, other: Self) -> Self {
+        Stochastic::max(self, other)
+    }
+    /// Per-sample minimum.
+    #[inline]
+    fn min(self, other: Self) -> Self {
+        Stochastic::min(self, other)
+    }
+    /// Per-sample clamp.
+    #[inline]
+    fn clamp(self, min: Self, max: Self) -> Self {
+        Stochastic::clamp(self, min, max)
+    }
+    #[inline]
+    fn atan2(self, other: Self) -> Self {
+        Stochastic::atan2(self, other)
+    }
+    /// The most negative finite value of the format (simba's `f64::MIN`), exact.
+    #[inline]
+    fn min_value() -> Option<Self> {
+        Some(exact(-consts::max_f64::<F>()))
+    }
+    /// The largest finite value of the format, exact.
+    #[inline]
+    fn max_value() -> Option<Self> {
+        Some(exact(consts::max_f64::<F>()))
+    }
+
+    real_consts!(
+        pi => PI, two_pi => TAU, frac_pi_2 => FRAC_PI_2, frac_pi_3 => FRAC_PI_3, frac_pi_4 => FRAC_PI_4,
+        frac_pi_6 => FRAC_PI_6, frac_pi_8 => FRAC_PI_8, frac_1_pi => FRAC_1_PI, frac_2_pi => FRAC_2_PI,
+        frac_2_sqrt_pi => FRAC_2_SQRT_PI, e => E, log2_e => LOG2_E, log10_e => LOG10_E, ln_2 => LN_2,
+        ln_10 => LN_10
+    );
+}
