@@ -717,6 +717,13 @@ impl<'n> Gen<'n> {
     /// `e` generated in `ctx` and converted to `to`.
     fn operand(&mut self, e: &Expr, ctx: &Context, to: Ty, suffix: bool) -> Res<Code> {
         let code = self.expr(e, ctx, suffix)?;
+        if code.ty == Ty::F64 && to == Ty::F32 {
+            self.note(
+                "FPCore rounds the exact result to binary32 once; here the f64 operands are \
+                 rounded to f32 first."
+                    .to_string(),
+            );
+        }
         self.convert(e, ctx, code, to)
     }
 
@@ -1345,6 +1352,12 @@ s";
             "{code}"
         );
         assert!(code.ends_with("\na + b"), "{code}");
+    }
+
+    #[test]
+    fn narrowing_an_operand_is_noted() {
+        let code = generate("(! :precision binary32 (+ a b))", &["a", "b"]);
+        assert_eq!(code, "// FPCore rounds the exact result to binary32 once; here the f64 operands are rounded to f32 first.\n(a as f32) + (b as f32)");
     }
 
     #[test]
