@@ -79,7 +79,7 @@ impl Code {
     }
 
     /// `prefix`, the expression and `suffix` on one line, or, when that is longer than
-    /// [`WIDTH`] and the expression is a chain, broken before each operator of the chain.
+    /// `WIDTH` (92) and the expression is a chain, broken before each operator of the chain.
     pub fn wrapped(&self, prefix: &str, suffix: &str) -> String {
         let line = format!("{prefix}{}{suffix}", self.text);
         if line.len() <= WIDTH || self.chain.len() < 2 || self.text.contains('\n') {

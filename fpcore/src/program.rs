@@ -518,11 +518,10 @@ impl Program<'_> {
             list("(", self.rust_args, ")", LINE_WIDTH - 16)
         };
         let state = if self.random() { "state: &mut u64" } else { "" };
-        out.push_str("\n/// One input, drawn from the ranges below");
-        out.push_str(if self.pre_function.is_some() {
-            " until it satisfies the precondition.\n"
-        } else {
-            ".\n"
+        out.push_str(match (self.random(), self.pre_function.is_some()) {
+            (true, true) => "\n/// One input, drawn from the ranges below until it satisfies the precondition.\n",
+            (true, false) => "\n/// One input, drawn from the ranges below.\n",
+            (false, _) => "\n/// The input: every argument has a fixed value.\n",
         });
         let _ = writeln!(out, "fn draw({state}) -> {ret} {{");
         let mut body = Vec::new();
