@@ -92,6 +92,8 @@ pub struct BuildOptions {
     pub cwd: Option<PathBuf>,
     /// The build is stopped and fails after this long.
     pub timeout: Duration,
+    /// `cargo check` instead of `cargo build`: types and lints only, no code.
+    pub check: bool,
 }
 
 impl BuildOptions {
@@ -116,13 +118,19 @@ impl BuildOptions {
             config: Vec::new(),
             cwd: None,
             timeout: Duration::from_secs(30 * 60),
+            check: false,
         }
     }
 
     /// Compiles the program's code for `cpu` (`-C target-cpu`), on top of the user's own flags
     /// ([`target_cpu`]).
     pub fn add_target_cpu(&mut self, cpu: &str) {
-        let (env, config) = target_cpu(cpu, |key| std::env::var(key).ok());
+        self.add_rustflags(&["-C", &format!("target-cpu={cpu}")]);
+    }
+
+    /// Adds `flags` to the user's own rustflags ([`rustflags`]).
+    pub fn add_rustflags(&mut self, flags: &[&str]) {
+        let (env, config) = rustflags(flags, |key| std::env::var(key).ok());
         self.env.extend(env);
         self.config.extend(config);
     }
@@ -145,7 +153,7 @@ pub fn cargo_program() -> OsString {
 
 /// cargo's arguments (after the program, see [`cargo_program`]) for a build with `opts`.
 pub fn cargo_argv(opts: &BuildOptions) -> Vec<String> {
-    let mut argv = vec!["build".to_string()];
+    let mut argv = vec![if opts.check { "check" } else { "build" }.to_string()];
     argv.push(
         if opts.ansi { "--message-format=json-diagnostic-rendered-ansi" } else { "--message-format=json" }
             .into(),
@@ -244,21 +252,28 @@ pub fn target_configured_here(cwd: &Path) -> bool {
 }
 
 /// The settings that compile a build for `cpu` (`-C target-cpu=CPU`) on top of the user's own
-/// flags, wherever cargo takes those from, given the environment (`var`): environment variables
-/// for cargo and `--config` settings. `CARGO_ENCODED_RUSTFLAGS` or else `RUSTFLAGS`, when set,
-/// replace every other source of flags, so the flag is appended to it; otherwise it is a
-/// `build.rustflags` setting, which cargo joins with the config files' (where those set
-/// `target.<triple>.rustflags`, cargo ignores `build.rustflags` and the CPU stays theirs).
+/// flags: [`rustflags`] with that flag.
 pub fn target_cpu(cpu: &str, var: impl Fn(&str) -> Option<String>) -> (Vec<(String, String)>, Vec<String>) {
-    let flag = format!("target-cpu={cpu}");
+    rustflags(&["-C", &format!("target-cpu={cpu}")], var)
+}
+
+/// The settings that add `flags` to the user's own rustflags, wherever cargo takes those from,
+/// given the environment (`var`): environment variables for cargo and `--config` settings.
+/// `CARGO_ENCODED_RUSTFLAGS` or else `RUSTFLAGS`, when set, replace every other source of flags,
+/// so the flags are appended to it; otherwise they are a `build.rustflags` setting, which cargo
+/// joins with the config files' (where those set `target.<triple>.rustflags`, cargo ignores
+/// `build.rustflags`, and only theirs apply).
+pub fn rustflags(flags: &[&str], var: impl Fn(&str) -> Option<String>) -> (Vec<(String, String)>, Vec<String>) {
     if let Some(encoded) = var("CARGO_ENCODED_RUSTFLAGS") {
         // Arguments separated by 0x1f; an empty value is no arguments.
-        let joined = if encoded.is_empty() { format!("-C\x1f{flag}") } else { format!("{encoded}\x1f-C\x1f{flag}") };
-        (vec![("CARGO_ENCODED_RUSTFLAGS".into(), joined)], Vec::new())
-    } else if let Some(flags) = var("RUSTFLAGS") {
-        (vec![("RUSTFLAGS".into(), format!("{flags} -C {flag}").trim_start().to_string())], Vec::new())
+        let mut args: Vec<&str> = if encoded.is_empty() { Vec::new() } else { encoded.split('\x1f').collect() };
+        args.extend(flags);
+        (vec![("CARGO_ENCODED_RUSTFLAGS".into(), args.join("\x1f"))], Vec::new())
+    } else if let Some(env) = var("RUSTFLAGS") {
+        (vec![("RUSTFLAGS".into(), format!("{env} {}", flags.join(" ")).trim_start().to_string())], Vec::new())
     } else {
-        (Vec::new(), vec![format!("build.rustflags=[\"-C\", \"{flag}\"]")])
+        let quoted: Vec<String> = flags.iter().map(|f| format!("{f:?}")).collect();
+        (Vec::new(), vec![format!("build.rustflags=[{}]", quoted.join(", "))])
     }
 }
 
@@ -282,6 +297,12 @@ pub struct Span {
     pub label: Option<String>,
     /// The macro whose expansion it is in, when it is (e.g. `fptune::check!`).
     pub macro_name: Option<String>,
+    /// Byte offset of its start in the file.
+    #[serde(default)]
+    pub byte_start: Option<usize>,
+    /// Byte offset just past its end.
+    #[serde(default)]
+    pub byte_end: Option<usize>,
 }
 
 impl Span {
@@ -295,6 +316,8 @@ impl Span {
             primary: span.is_primary,
             label: span.label.clone(),
             macro_name: span.expansion.as_ref().map(|e| e.macro_decl_name.clone()),
+            byte_start: usize::try_from(span.byte_start).ok(),
+            byte_end: usize::try_from(span.byte_end).ok(),
         }
     }
 
@@ -397,6 +420,9 @@ pub struct BuildResult {
     pub errors: Vec<Diagnostic>,
     /// How many warnings there were (their text is in the log).
     pub warnings: usize,
+    /// The warnings that carry a code (lints, with their spans): the typing build reads its
+    /// answers there.
+    pub lints: Vec<Diagnostic>,
     /// cargo's own standard error (manifest and resolution errors are only there).
     pub stderr: String,
     /// How long it took.
@@ -428,6 +454,7 @@ struct Messages {
     artifacts: Vec<Artifact>,
     errors: Vec<Diagnostic>,
     warnings: usize,
+    lints: Vec<Diagnostic>,
     rendered: String,
     executable: Option<PathBuf>,
 }
@@ -473,7 +500,12 @@ fn parse_messages(stdout: &str, opts: &BuildOptions) -> Messages {
                 }
                 match d.level {
                     DiagnosticLevel::Error | DiagnosticLevel::Ice => m.errors.push(Diagnostic::from_cargo(d)),
-                    DiagnosticLevel::Warning => m.warnings += 1,
+                    DiagnosticLevel::Warning => {
+                        m.warnings += 1;
+                        if d.code.is_some() {
+                            m.lints.push(Diagnostic::from_cargo(d));
+                        }
+                    }
                     _ => {}
                 }
             }
@@ -524,6 +556,7 @@ pub fn build(opts: &BuildOptions, log: &Path) -> Result<BuildResult> {
         artifacts: messages.artifacts,
         errors: messages.errors,
         warnings: messages.warnings,
+        lints: messages.lints,
         stderr: run.stderr,
         elapsed: run.elapsed,
     })

@@ -18,6 +18,9 @@ pub mod process;
 pub mod scratch;
 
 pub mod probe;
+pub mod splice;
+pub mod typing;
+pub mod elaborate;
 pub mod validate;
 
 pub mod cache;

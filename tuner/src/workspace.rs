@@ -31,6 +31,9 @@ pub struct Workspace {
     /// cargo's target directory for this workspace (fptune keeps its warm builds under
     /// `fptune/` inside it).
     pub target_dir: PathBuf,
+    /// The crate root file of each library, binary and example target (relative to the package
+    /// root, `/`-separated): a crate's attributes go there.
+    pub roots: Vec<String>,
 }
 
 /// What to run: a binary or an example.
@@ -75,6 +78,12 @@ impl Workspace {
                 .collect()
         };
         let metadata = Metadata::from_package_metadata(&package.metadata)?;
+        let roots = package
+            .targets
+            .iter()
+            .filter(|t| t.kind.iter().any(|k| matches!(k.to_string().as_str(), "lib" | "rlib" | "bin" | "example")))
+            .filter_map(|t| t.src_path.strip_prefix(&root).ok().map(|p| p.as_str().replace('\\', "/")))
+            .collect();
         Ok(Workspace {
             name: package.name.to_string(),
             root,
@@ -90,6 +99,7 @@ impl Workspace {
                 .and_then(|d| d.path.clone())
                 .map(|p| p.into_std_path_buf()),
             target_dir: meta.target_directory.clone().into_std_path_buf(),
+            roots,
         })
     }
 
