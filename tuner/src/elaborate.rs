@@ -1,0 +1,396 @@
+//! Writes down what rustc inferred ([`crate::typing`]): the elaborated sources every build of the
+//! tuner starts from.
+//!
+//! The elaborated crate means what the original means, natively, but says it in the source, where
+//! the macro and the tuner's rewrites can see it:
+//!
+//! | original | elaborated | why |
+//! |---|---|---|
+//! | `vec![0.0; n]` (rustc: `f64`) | `vec![::fptune::__rt::lit::<f64>(0.0f64, 0.0f32); n]` | the stochastic build makes it `Sf64` (the macro maps every float type written), and an operand still adapts as a literal does |
+//! | `let pk = a * z - b;` (rustc: `f64`) | `let pk: f64 = a * z - b;` | a knob marked there has its type written; stores into `pk` and casts of it are known to be floats |
+//! | `\|x, i\| x * i as f64` (rustc: `f64`, `usize`) | `\|x: f64, i: usize\| ..` | the closure's body no longer waits for its parameters' types |
+//!
+//! A type is written only where it can be: primitives, arrays, slices, tuples, references
+//! without named lifetimes, and `Vec`, `Option`, `Box`, `String` (rustc prints paths trimmed:
+//! a user's type might not be in scope under the name printed). Literals are elaborated only
+//! where a function call may stand: not in `const`/`static` items, `const fn`s, array lengths or
+//! patterns, and inside macro invocations only in the arguments of the formatting, assertion and
+//! `vec!` macros the macro itself converts.
+//!
+//! [`elaborate`] is pure: text and answers in, text out, and each edit's kind, so that a patch
+//! can keep the annotations of knobs and drop the rest ([`Elaborated::spliced`]).
+
+use std::collections::BTreeMap;
+
+use syn::spanned::Spanned;
+use syn::visit::Visit;
+
+use crate::splice::{self, splice, Edit, Spliced};
+use crate::typing::Typing;
+
+/// What one elaboration edit is.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Written {
+    /// A literal written with its type.
+    Literal,
+    /// A binding's type written (`: T` after the pattern): the binding's identifier range in the
+    /// original.
+    Annotation {
+        /// Byte range of the identifier (for a tuple pattern, of its first identifier).
+        binding: (usize, usize),
+        /// The type written.
+        ty: String,
+    },
+}
+
+/// One file's elaboration.
+#[derive(Clone, Debug)]
+pub struct Elaborated {
+    /// The file (relative to the package root).
+    pub file: String,
+    /// The edits, on the original text.
+    pub edits: Vec<(Edit, Written)>,
+    /// The edits applied.
+    pub spliced: Spliced,
+}
+
+/// Elaborates every file of `sources` that rustc answered about. Files with nothing to write are
+/// left out.
+pub fn elaborate(sources: &[(String, String)], typing: &Typing) -> Vec<Elaborated> {
+    let mut out = Vec::new();
+    for (rel, text) in sources {
+        let Ok(file) = syn::parse_file(text) else { continue };
+        let mut e = Elaborator { rel, text, typing, edits: Vec::new(), constant: 0 };
+        e.visit_file(&file);
+        if e.edits.is_empty() {
+            continue;
+        }
+        let plain: Vec<Edit> = e.edits.iter().map(|(edit, _)| edit.clone()).collect();
+        let Ok(spliced) = splice(text, &plain) else { continue };
+        out.push(Elaborated { file: rel.clone(), edits: e.edits, spliced });
+    }
+    out
+}
+
+/// The elaborated text of every file (the original where nothing was written).
+pub fn texts(sources: &[(String, String)], elaborated: &[Elaborated]) -> Vec<(String, String)> {
+    let by_file: BTreeMap<&str, &Elaborated> = elaborated.iter().map(|e| (e.file.as_str(), e)).collect();
+    sources
+        .iter()
+        .map(|(rel, text)| (rel.clone(), by_file.get(rel.as_str()).map_or_else(|| text.clone(), |e| e.spliced.text.clone())))
+        .collect()
+}
+
+/// The macros whose arguments `#[fptune::tune]` rewrites as expressions: literals in them are
+/// elaborated too.
+pub const EXPRESSION_MACROS: [&str; 16] = [
+    "println", "print", "eprintln", "eprint", "format", "write", "writeln", "panic", "assert", "assert_eq",
+    "assert_ne", "debug_assert", "debug_assert_eq", "debug_assert_ne", "check", "vec",
+];
+
+/// Whether rustc's printed type can be written in the source as it is (see the module's doc).
+pub fn writable(ty: &str) -> bool {
+    let Ok(parsed) = syn::parse_str::<syn::Type>(ty) else { return false };
+    writable_type(&parsed)
+}
+
+fn writable_type(ty: &syn::Type) -> bool {
+    const NAMES: [&str; 20] = [
+        "f64", "f32", "i8", "i16", "i32", "i64", "i128", "isize", "u8", "u16", "u32", "u64", "u128", "usize", "bool",
+        "char", "str", "Vec", "Option", "Box",
+    ];
+    match ty {
+        syn::Type::Path(p) => {
+            p.qself.is_none()
+                && p.path.leading_colon.is_none()
+                && p.path.segments.len() == 1
+                && p.path.segments.iter().all(|s| {
+                    (NAMES.contains(&s.ident.to_string().as_str()) || s.ident == "String")
+                        && match &s.arguments {
+                            syn::PathArguments::None => true,
+                            syn::PathArguments::AngleBracketed(a) => a.args.iter().all(|g| match g {
+                                syn::GenericArgument::Type(t) => writable_type(t),
+                                _ => false,
+                            }),
+                            syn::PathArguments::Parenthesized(_) => false,
+                        }
+                })
+        }
+        syn::Type::Reference(r) => r.lifetime.as_ref().is_none_or(|l| l.ident == "static") && writable_type(&r.elem),
+        syn::Type::Array(a) => writable_type(&a.elem) && matches!(a.len, syn::Expr::Lit(_)),
+        syn::Type::Slice(s) => writable_type(&s.elem),
+        syn::Type::Tuple(t) => t.elems.iter().all(writable_type),
+        syn::Type::Paren(p) => writable_type(&p.elem),
+        _ => false,
+    }
+}
+
+/// Whether a type printed by rustc holds a primitive float somewhere.
+pub fn holds_float(ty: &str) -> bool {
+    ty.split(|c: char| !(c.is_alphanumeric() || c == '_')).any(|w| w == "f64" || w == "f32")
+}
+
+struct Elaborator<'a> {
+    rel: &'a str,
+    text: &'a str,
+    typing: &'a Typing,
+    edits: Vec<(Edit, Written)>,
+    /// Depth of constant contexts around the visitor (no calls there).
+    constant: usize,
+}
+
+impl Elaborator<'_> {
+    fn range(&self, span: proc_macro2::Span) -> Option<(usize, usize)> {
+        let (s, e) = (span.start(), span.end());
+        Some((splice::offset(self.text, s.line, s.column)?, splice::offset(self.text, e.line, e.column)?))
+    }
+
+    fn literal(&mut self, lit: &syn::LitFloat) {
+        if self.constant > 0 || !lit.suffix().is_empty() {
+            return;
+        }
+        let Some((a, b)) = self.range(lit.span()) else { return };
+        let Some(ty) = self.typing.literal(self.rel, a, b) else { return };
+        if ty != "f64" && ty != "f32" {
+            return;
+        }
+        let digits = lit.base10_digits();
+        // `1.` is not followed by a suffix as `1.f64` would be a field access: write `1.0`.
+        let digits = if digits.ends_with('.') || !digits.contains(['.', 'e', 'E']) {
+            format!("{}.0", digits.trim_end_matches('.'))
+        } else {
+            digits.to_string()
+        };
+        let written = format!("::fptune::__rt::lit::<{ty}>({digits}f64, {digits}f32)");
+        self.edits.push((Edit::replace(a, b, written), Written::Literal));
+    }
+
+    /// The type of a binding rustc answered for, when it can be written and holds a float.
+    fn binding_type(&self, ident: &syn::Ident) -> Option<String> {
+        let (a, b) = self.range(ident.span())?;
+        let ty = self.typing.binding(self.rel, a, b)?;
+        (holds_float(ty) && writable(ty)).then(|| ty.to_string())
+    }
+
+    /// `: T` after a `let` pattern or a closure parameter written without a type, when its type
+    /// can be written: an identifier (`x`, `mut x`), a reference to one (`&x`: `&T`), a tuple of
+    /// identifiers.
+    fn annotate(&mut self, pat: &syn::Pat) {
+        let Some(ty) = self.pattern_type(pat) else { return };
+        let Some((_, end)) = self.range(pat.span()) else { return };
+        let first = first_ident(pat).and_then(|i| self.range(i.span()));
+        let Some(binding) = first else { return };
+        self.edits.push((Edit::insert(end, format!(": {ty}")), Written::Annotation { binding, ty }));
+    }
+
+    fn pattern_type(&self, pat: &syn::Pat) -> Option<String> {
+        match pat {
+            syn::Pat::Ident(p) if p.by_ref.is_none() && p.subpat.is_none() => self.binding_type(&p.ident),
+            syn::Pat::Reference(r) if r.mutability.is_none() => match &*r.pat {
+                syn::Pat::Ident(p) if p.by_ref.is_none() && p.subpat.is_none() => {
+                    self.binding_type(&p.ident).map(|t| format!("&{t}"))
+                }
+                _ => None,
+            },
+            syn::Pat::Tuple(t) if !t.elems.is_empty() => {
+                let mut parts = Vec::new();
+                for p in &t.elems {
+                    let syn::Pat::Ident(i) = p else { return None };
+                    if i.by_ref.is_some() || i.subpat.is_some() {
+                        return None;
+                    }
+                    let (a, b) = self.range(i.ident.span())?;
+                    let ty = self.typing.binding(self.rel, a, b)?;
+                    if !writable(ty) {
+                        return None;
+                    }
+                    parts.push(ty.to_string());
+                }
+                let tuple = if parts.len() == 1 { format!("({},)", parts[0]) } else { format!("({})", parts.join(", ")) };
+                holds_float(&tuple).then_some(tuple)
+            }
+            _ => None,
+        }
+    }
+
+    fn macro_args(&mut self, mac: &syn::Macro) {
+        let name = mac.path.segments.last().map(|s| s.ident.to_string()).unwrap_or_default();
+        if !EXPRESSION_MACROS.contains(&name.as_str()) {
+            return;
+        }
+        let parser = syn::punctuated::Punctuated::<syn::Expr, syn::Token![,]>::parse_terminated;
+        if let Ok(args) = syn::parse::Parser::parse2(parser, mac.tokens.clone()) {
+            for arg in &args {
+                self.visit_expr(arg);
+            }
+        } else if let Ok(r) = syn::parse2::<Repeat>(mac.tokens.clone()) {
+            self.visit_expr(&r.elem);
+            self.constant += 1;
+            self.visit_expr(&r.len);
+            self.constant -= 1;
+        }
+    }
+
+    fn in_constant(&mut self, f: impl FnOnce(&mut Self)) {
+        self.constant += 1;
+        f(self);
+        self.constant -= 1;
+    }
+}
+
+fn first_ident(pat: &syn::Pat) -> Option<&syn::Ident> {
+    match pat {
+        syn::Pat::Ident(p) => Some(&p.ident),
+        syn::Pat::Reference(r) => first_ident(&r.pat),
+        syn::Pat::Tuple(t) => t.elems.iter().find_map(first_ident),
+        syn::Pat::Paren(p) => first_ident(&p.pat),
+        _ => None,
+    }
+}
+
+/// `vec![elem; len]`'s arguments.
+struct Repeat {
+    elem: syn::Expr,
+    len: syn::Expr,
+}
+
+impl syn::parse::Parse for Repeat {
+    fn parse(input: syn::parse::ParseStream<'_>) -> syn::Result<Self> {
+        let elem = input.parse()?;
+        input.parse::<syn::Token![;]>()?;
+        let len = input.parse()?;
+        Ok(Repeat { elem, len })
+    }
+}
+
+impl<'ast> Visit<'ast> for Elaborator<'_> {
+    fn visit_lit_float(&mut self, lit: &'ast syn::LitFloat) {
+        self.literal(lit);
+    }
+
+    fn visit_pat(&mut self, _pat: &'ast syn::Pat) {
+        // Literals in patterns stay literals.
+    }
+
+    fn visit_local(&mut self, local: &'ast syn::Local) {
+        if local.init.is_some() {
+            self.annotate(&local.pat);
+        }
+        for attr in &local.attrs {
+            self.visit_attribute(attr);
+        }
+        if let Some(init) = &local.init {
+            self.visit_expr(&init.expr);
+            if let Some((_, diverge)) = &init.diverge {
+                self.visit_expr(diverge);
+            }
+        }
+    }
+
+    fn visit_expr_closure(&mut self, c: &'ast syn::ExprClosure) {
+        for p in &c.inputs {
+            self.annotate(p);
+        }
+        self.visit_expr(&c.body);
+    }
+
+    fn visit_item_const(&mut self, i: &'ast syn::ItemConst) {
+        self.in_constant(|s| syn::visit::visit_item_const(s, i));
+    }
+
+    fn visit_item_static(&mut self, i: &'ast syn::ItemStatic) {
+        self.in_constant(|s| syn::visit::visit_item_static(s, i));
+    }
+
+    fn visit_impl_item_const(&mut self, i: &'ast syn::ImplItemConst) {
+        self.in_constant(|s| syn::visit::visit_impl_item_const(s, i));
+    }
+
+    fn visit_trait_item_const(&mut self, i: &'ast syn::TraitItemConst) {
+        self.in_constant(|s| syn::visit::visit_trait_item_const(s, i));
+    }
+
+    fn visit_expr_const(&mut self, i: &'ast syn::ExprConst) {
+        self.in_constant(|s| syn::visit::visit_expr_const(s, i));
+    }
+
+    fn visit_item_fn(&mut self, f: &'ast syn::ItemFn) {
+        if f.sig.constness.is_some() {
+            self.in_constant(|s| syn::visit::visit_item_fn(s, f));
+        } else {
+            syn::visit::visit_item_fn(self, f);
+        }
+    }
+
+    fn visit_impl_item_fn(&mut self, f: &'ast syn::ImplItemFn) {
+        if f.sig.constness.is_some() {
+            self.in_constant(|s| syn::visit::visit_impl_item_fn(s, f));
+        } else {
+            syn::visit::visit_impl_item_fn(self, f);
+        }
+    }
+
+    fn visit_type(&mut self, _ty: &'ast syn::Type) {
+        // Array lengths and const generic arguments are constant; types hold no float literal.
+    }
+
+    fn visit_expr_repeat(&mut self, r: &'ast syn::ExprRepeat) {
+        self.visit_expr(&r.expr);
+        self.in_constant(|s| s.visit_expr(&r.len));
+    }
+
+    fn visit_variant(&mut self, v: &'ast syn::Variant) {
+        self.in_constant(|s| syn::visit::visit_variant(s, v));
+    }
+
+    fn visit_macro(&mut self, mac: &'ast syn::Macro) {
+        self.macro_args(mac);
+    }
+
+    fn visit_attribute(&mut self, _attr: &'ast syn::Attribute) {}
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::typing::{Observed, Site};
+
+    fn site(text: &str, needle: &str, nth: usize) -> Site {
+        let start = text.match_indices(needle).nth(nth).map(|(i, _)| i).expect("needle");
+        Site { file: "src/main.rs".into(), start, end: start + needle.len() }
+    }
+
+    #[test]
+    fn literals_and_bindings_get_the_types_rustc_gave_them() {
+        let text = "const C: f64 = 0.5;\nfn main() {\n    let mut out = [0.0; 2];\n    let pk = 2. * C;\n    let f = |x, &y| x + y;\n    out[0] = f(pk, &1.5);\n    match pk { 1.0 => {}, _ => {} }\n    println!(\"{}\", 3.25);\n}\n";
+        let mut typing = Typing::default();
+        for (needle, nth, ty) in [("0.5", 0, "f64"), ("0.0", 0, "f32"), ("2.", 0, "f64"), ("1.5", 0, "f64"), ("1.0", 0, "f64"), ("3.25", 0, "f64")] {
+            typing.literals.insert(site(text, needle, nth), Observed::Type(ty.into()));
+        }
+        for (needle, ty) in [("out", "[f32; 2]"), ("pk", "f64"), ("f", "{closure@src/main.rs:5:13: 5:19}"), ("x", "f64"), ("y", "f64")] {
+            typing.bindings.insert(site(text, needle, 0), (needle.into(), Observed::Type(ty.into())));
+        }
+        let e = elaborate(&[("src/main.rs".into(), text.into())], &typing);
+        let out = &e[0].spliced.text;
+        assert!(out.contains("const C: f64 = 0.5;"), "{out}");
+        assert!(out.contains("let mut out: [f32; 2] = [::fptune::__rt::lit::<f32>(0.0f64, 0.0f32); 2];"), "{out}");
+        assert!(out.contains("let pk: f64 = ::fptune::__rt::lit::<f64>(2.0f64, 2.0f32) * C;"), "{out}");
+        assert!(out.contains("let f = |x: f64, &y: &f64| x + y;"), "{out}");
+        assert!(out.contains("f(pk, &::fptune::__rt::lit::<f64>(1.5f64, 1.5f32))"), "{out}");
+        assert!(out.contains("match pk { 1.0 =>"), "{out}");
+        assert!(out.contains("println!(\"{}\", ::fptune::__rt::lit::<f64>(3.25f64, 3.25f32));"), "{out}");
+        syn::parse_file(out).expect("parses");
+        assert_eq!(e[0].edits.iter().filter(|(_, w)| matches!(w, Written::Annotation { .. })).count(), 4);
+    }
+
+    #[test]
+    fn only_types_that_name_what_they_say_are_written() {
+        for ty in ["f64", "Vec<Vec<f32>>", "&[f64]", "&mut [f64; 3]", "(usize, f64)", "Option<Box<f64>>", "&'static str"] {
+            assert!(writable(ty), "{ty}");
+        }
+        for ty in ["V3", "Complex<f64>", "HashMap<u32, f64>", "{closure@src/main.rs:1:2: 1:5}", "&'a f64", "impl Fn(f64)", "<T as Tr>::X"] {
+            assert!(!writable(ty), "{ty}");
+        }
+        assert!(holds_float("Vec<(usize, f32)>") && !holds_float("Vec<f64x4>") && !holds_float("u64"));
+    }
+}
