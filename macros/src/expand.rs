@@ -60,6 +60,9 @@ fn expand(args: TokenStream, item: TokenStream, user_facing: bool) -> TokenStrea
     let top = Top { marker };
     let discovery = discover(&item, &top);
     let mut errors = discovery.errors;
+    if STOCHASTIC {
+        unconst_float_fns(&mut item);
+    }
     let context = Context::of(&item);
     generalize_knob_params(&mut item, &context.aliases);
     strip_markers(&mut item, true);
@@ -231,6 +234,43 @@ fn generalize_knob_params(item: &mut Item, aliases: &BTreeSet<String>) {
     Generalize { aliases, in_trait_impl: false, all: STOCHASTIC }.visit_item_mut(item);
 }
 
+/// In the stochastic build, a `const fn` that computes with floats is an ordinary `fn`: its floats
+/// are stochastic values, whose operations draw random roundings when the program runs.
+fn unconst_float_fns(item: &mut Item) {
+    struct Unconst;
+    fn floats(sig: &syn::Signature, block: &Block) -> bool {
+        struct Finds(bool);
+        impl<'ast> Visit<'ast> for Finds {
+            fn visit_type(&mut self, t: &'ast Type) {
+                self.0 |= fptune_syntax::float_type(t).is_some();
+                syn::visit::visit_type(self, t);
+            }
+            fn visit_lit_float(&mut self, _: &'ast syn::LitFloat) {
+                self.0 = true;
+            }
+        }
+        let mut f = Finds(false);
+        f.visit_signature(sig);
+        f.visit_block(block);
+        f.0
+    }
+    impl VisitMut for Unconst {
+        fn visit_item_fn_mut(&mut self, f: &mut syn::ItemFn) {
+            if f.sig.constness.is_some() && floats(&f.sig, &f.block) {
+                f.sig.constness = None;
+            }
+            visit_mut::visit_item_fn_mut(self, f);
+        }
+        fn visit_impl_item_fn_mut(&mut self, f: &mut syn::ImplItemFn) {
+            if f.sig.constness.is_some() && floats(&f.sig, &f.block) {
+                f.sig.constness = None;
+            }
+            visit_mut::visit_impl_item_fn_mut(self, f);
+        }
+    }
+    Unconst.visit_item_mut(item);
+}
+
 // ----------------------------------------------------------------------------------------------
 // What the item declares
 // ----------------------------------------------------------------------------------------------
@@ -378,10 +418,16 @@ fn cmp_name(op: &BinOp) -> Option<&'static str> {
 }
 
 /// An unsuffixed float literal, possibly negated or parenthesised: its digits with the sign.
+/// The tuner's elaborated literal `::fptune::__rt::lit::<T>(0.5f64, 0.5f32)` (an unsuffixed
+/// literal whose type rustc inferred as `T`) is one too.
 fn float_literal(e: &Expr) -> Option<(String, Span)> {
     match e {
         Expr::Lit(l) => match &l.lit {
             syn::Lit::Float(f) if f.suffix().is_empty() => Some((f.base10_digits().to_string(), f.span())),
+            _ => None,
+        },
+        Expr::Call(c) if elaborated_literal(c) => match c.args.first() {
+            Some(Expr::Lit(syn::ExprLit { lit: syn::Lit::Float(f), .. })) => Some((f.base10_digits().to_string(), c.span())),
             _ => None,
         },
         Expr::Unary(u) if matches!(u.op, UnOp::Neg(_)) => {
@@ -392,6 +438,13 @@ fn float_literal(e: &Expr) -> Option<(String, Span)> {
         Expr::Group(g) => float_literal(&g.expr),
         _ => None,
     }
+}
+
+/// `::fptune::__rt::lit::<T>(d, s)`, the tuner's elaborated literal.
+fn elaborated_literal(c: &syn::ExprCall) -> bool {
+    let Expr::Path(p) = &*c.func else { return false };
+    let segs: Vec<String> = p.path.segments.iter().map(|s| s.ident.to_string()).collect();
+    c.args.len() == 2 && segs.len() >= 2 && segs[segs.len() - 2] == "__rt" && segs[segs.len() - 1] == "lit"
 }
 
 fn is_literal_operand(e: &Expr) -> bool {
@@ -540,6 +593,25 @@ fn generic_result(e: &Expr) -> bool {
         Expr::MethodCall(m) => GENERIC.iter().any(|g| m.method == g),
         Expr::Try(t) => generic_result(&t.expr),
         Expr::Paren(p) => generic_result(&p.expr),
+        _ => false,
+    }
+}
+
+/// A value whose type its context chooses (`x.into()`, `s.parse()?`, `iter.collect()`,
+/// `From::from(x)`, and `unwrap`-like calls on those): a store put around it would leave rustc
+/// nothing to choose the type from.
+fn context_typed(e: &Expr) -> bool {
+    const CHOSEN: [&str; 5] = ["into", "try_into", "parse", "default", "collect"];
+    const THROUGH: [&str; 5] = ["unwrap", "expect", "unwrap_or", "unwrap_or_default", "unwrap_or_else"];
+    match e {
+        Expr::MethodCall(m) if m.turbofish.is_none() && CHOSEN.iter().any(|g| m.method == g) => true,
+        Expr::MethodCall(m) if THROUGH.iter().any(|g| m.method == g) => context_typed(&m.receiver),
+        Expr::Call(c) => matches!(&*c.func, Expr::Path(p) if {
+            let segs: Vec<String> = p.path.segments.iter().map(|s| s.ident.to_string()).collect();
+            matches!(segs.as_slice(), [.., t, m] if (t == "From" && m == "from") || (t == "Into" && m == "into"))
+        }),
+        Expr::Try(t) => context_typed(&t.expr),
+        Expr::Paren(p) => context_typed(&p.expr),
         _ => false,
     }
 }
@@ -872,6 +944,8 @@ impl Rewriter {
                 // Any other value of a mixed tuple type (a call's result, say) has its type already.
                 _ => {}
             },
+            // `vec![]`, `Vec::new()`, `x.into()`, `s.parse()?`: the place's type is what types it.
+            other if typed_by_annotation(other) || context_typed(other) => {}
             other => {
                 let taken = std::mem::replace(other, parse_quote!(()));
                 // A literal is rounded to nearest into the place, as the compiler rounds it.
@@ -931,6 +1005,7 @@ impl Rewriter {
             if let Ok(mut arr) = syn::parse2::<VecRepeat>(mac.tokens.clone()) {
                 self.visit_expr_mut(&mut arr.elem);
                 self.visit_expr_mut(&mut arr.len);
+                // (`vec![x; n]`'s length is an ordinary expression.)
                 let (e, n) = (&arr.elem, &arr.len);
                 mac.tokens = quote!(#e; #n);
                 return;
@@ -969,13 +1044,19 @@ impl syn::parse::Parse for VecRepeat {
 
 impl VisitMut for Rewriter {
     fn visit_item_fn_mut(&mut self, f: &mut syn::ItemFn) {
-        let sig = f.sig.clone();
-        self.fn_body(&sig, &mut f.block);
+        // A `const fn`'s body cannot call the dispatch: it stays as written (the stochastic build
+        // made every `const fn` computing with floats an ordinary one, `unconst_float_fns`).
+        if f.sig.constness.is_none() {
+            let sig = f.sig.clone();
+            self.fn_body(&sig, &mut f.block);
+        }
     }
 
     fn visit_impl_item_fn_mut(&mut self, f: &mut syn::ImplItemFn) {
-        let sig = f.sig.clone();
-        self.fn_body(&sig, &mut f.block);
+        if f.sig.constness.is_none() {
+            let sig = f.sig.clone();
+            self.fn_body(&sig, &mut f.block);
+        }
     }
 
     fn visit_trait_item_fn_mut(&mut self, f: &mut syn::TraitItemFn) {
@@ -1220,6 +1301,8 @@ impl VisitMut for Rewriter {
                 }
             }
             Expr::Macro(m) => self.visit_macro_args(&mut m.mac),
+            // `[x; N]`: `N` is a constant, which no call of the dispatch may compute.
+            Expr::Repeat(r) => self.visit_expr_mut(&mut r.expr),
             _ => visit_mut::visit_expr_mut(self, e),
         }
     }

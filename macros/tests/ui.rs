@@ -5,3 +5,10 @@ fn marker_errors() {
     let t = trybuild::TestCases::new();
     t.compile_fail("tests/ui/*.rs");
 }
+
+/// Marked code that compiles whenever the unmarked code does.
+#[test]
+fn marked_code_compiles() {
+    let t = trybuild::TestCases::new();
+    t.pass("tests/pass/*.rs");
+}

@@ -38,6 +38,7 @@
 mod check;
 mod cvt;
 mod format;
+mod heal;
 mod knob;
 mod lanes;
 mod math;
@@ -53,6 +54,7 @@ mod value;
 pub mod __rt {
     //! Support for the code `#[fptune::tune]` expands to: not a public API.
     pub use crate::knob::{set_formats, Dyn, DynMath, Fmt, Knob, Ndyn, Sdyn, Tag, CONSTANT, FORMATS_ENV, MAX_UNITS};
+    pub use crate::heal::{to_native, to_stochastic, ToNative, ToStochastic};
     pub use crate::rt::*;
     pub use crate::startup::started;
 }

@@ -71,6 +71,35 @@ impl Lit {
     }
 }
 
+/// The tuner's elaborated literal: an unsuffixed float literal whose type rustc inferred as `T`,
+/// with the compiler's two roundings of it (`lit::<f64>(0.1f64, 0.1f32)`). As an operand,
+/// `#[fptune::tune]` reads it as the literal it was (it adapts to the other operand); anywhere
+/// else it is a value of `T`, which the stochastic build writes as its stochastic type.
+#[inline(always)]
+pub fn lit<T: FromLit>(d: f64, s: f32) -> T {
+    T::from_lit(Lit::new(d, s))
+}
+
+/// Types an elaborated literal can be ([`lit`]): floats of every kind.
+pub trait FromLit {
+    /// The literal in this type, rounded to nearest.
+    fn from_lit(lit: Lit) -> Self;
+}
+
+impl<F: Format> FromLit for F {
+    #[inline(always)]
+    fn from_lit(lit: Lit) -> F {
+        lit.to()
+    }
+}
+
+impl<F: Format> FromLit for Stochastic<F> {
+    #[inline(always)]
+    fn from_lit(lit: Lit) -> Stochastic<F> {
+        lit.stochastic()
+    }
+}
+
 macro_rules! lit_op {
     ($($Op:ident, $op:ident);*) => {$(
         impl $Op for Lit {

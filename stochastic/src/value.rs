@@ -86,9 +86,13 @@ impl<F: Format> Stochastic<F> {
         self.s.map(Repr::to_f64)
     }
 
-    /// The mean of the samples, computed in `f64`: the value to report.
+    /// The mean of the samples, computed in `f64`: the value to report. Three equal samples are
+    /// their own mean (the sum divided by 3 could be an ulp away).
     pub fn mean(&self) -> f64 {
         let [a, b, c] = self.samples_f64();
+        if a == b && b == c {
+            return a;
+        }
         let sum = a + b + c;
         if sum.is_infinite() && a.is_finite() && b.is_finite() && c.is_finite() {
             a / 3.0 + b / 3.0 + c / 3.0

@@ -382,6 +382,24 @@ pub struct Discovery {
     pub knobs: Vec<Knob>,
     /// Errors at the user's tokens.
     pub errors: Vec<syn::Error>,
+    /// Knobs marked on a `let` without a written type (`#[tune] let x = a * b;`): the float type
+    /// rustc infers for them is theirs. The macro leaves them as they are (at their inferred
+    /// type, the program is the user's); the tuner writes the type rustc gives them before it
+    /// finds the knobs, and says where it cannot.
+    pub untyped: Vec<Untyped>,
+}
+
+/// A knob marked on a `let` whose type is not written.
+#[derive(Clone, Debug)]
+pub struct Untyped {
+    /// The variable.
+    pub name: String,
+    /// Its identifier.
+    pub span: Span,
+    /// Line (1-based) of the name.
+    pub line: usize,
+    /// Column (1-based) of the name.
+    pub column: usize,
 }
 
 impl Discovery {
@@ -409,7 +427,7 @@ pub fn discover(item: &Item, top: &Top) -> Discovery {
     let mut d = Discoverer { aliases: tuned_aliases(item, top), ..Discoverer::default() };
     d.top_level(item, top);
     d.check_groups();
-    Discovery { knobs: d.knobs, errors: d.errors }
+    Discovery { knobs: d.knobs, errors: d.errors, untyped: d.untyped }
 }
 
 /// Names of the type aliases that are knobs in `item` (marked inside it, or the item itself).
@@ -439,6 +457,7 @@ pub fn tuned_aliases(item: &Item, _top: &Top) -> BTreeSet<String> {
 struct Discoverer {
     knobs: Vec<Knob>,
     errors: Vec<syn::Error>,
+    untyped: Vec<Untyped>,
     aliases: BTreeSet<String>,
     scope: Vec<String>,
 }
@@ -670,13 +689,15 @@ impl<'ast> Visit<'ast> for Discoverer {
                         "a knob is one named variable: write `#[tune] let name: f64 = ...`",
                     )),
                 },
-                Pat::Ident(pi) => self.errors.push(syn::Error::new(
-                    pi.ident.span(),
-                    format!(
-                        "a knob needs its type written: `#[tune] let {}: f64 = ...`",
-                        pi.ident
-                    ),
-                )),
+                Pat::Ident(pi) => {
+                    let start = pi.ident.span().start();
+                    self.untyped.push(Untyped {
+                        name: pi.ident.to_string(),
+                        span: pi.ident.span(),
+                        line: start.line,
+                        column: start.column + 1,
+                    });
+                }
                 other => self.errors.push(syn::Error::new(
                     other.span(),
                     "a knob is one named variable: write `#[tune] let name: f64 = ...`",
@@ -768,9 +789,11 @@ mod tests {
     }
 
     #[test]
-    fn a_knob_needs_its_type_written() {
+    fn a_let_knob_without_its_type_written_is_the_type_rustc_infers() {
         let d = knobs("fn f() { #[tune] let x = 3.0; }");
-        assert!(d.error().expect("an error").to_string().contains("needs its type written"));
+        assert!(d.error().is_none());
+        assert!(d.knobs.is_empty());
+        assert_eq!(d.untyped.iter().map(|u| (u.name.as_str(), u.line, u.column)).collect::<Vec<_>>(), [("x", 1, 22)]);
     }
 
     #[test]
@@ -836,6 +859,7 @@ fn discover_items(items: &[Item], out: &mut Discovery) {
             let d = discover(&bare, &Top { marker });
             out.knobs.extend(d.knobs);
             out.errors.extend(d.errors);
+            out.untyped.extend(d.untyped);
         } else if let Item::Mod(m) = item {
             if let Some((_, inner)) = &m.content {
                 discover_items(inner, out);

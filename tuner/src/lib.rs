@@ -21,6 +21,7 @@ pub mod probe;
 pub mod splice;
 pub mod typing;
 pub mod elaborate;
+pub mod heal;
 pub mod validate;
 
 pub mod cache;

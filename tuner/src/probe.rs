@@ -376,7 +376,7 @@ fn const_id(arg: &str) -> Option<usize> {
 /// Every `expected X, found Y` of a rendered diagnostic: labels ("expected `&[f64]`, found
 /// `&Vec<Probe<f64, 2>>`") and notes ("expected reference `..`" over "found reference `..`"),
 /// `floating-point number` as `{float}`.
-fn expected_found(text: &str) -> Vec<(String, String)> {
+pub(crate) fn expected_found(text: &str) -> Vec<(String, String)> {
     let mut out = Vec::new();
     let mut from = 0;
     while let Some(p) = text[from..].find("expected ") {
@@ -432,7 +432,7 @@ fn found_separator(rest: &str) -> Option<usize> {
 }
 
 /// `text` without ANSI colour sequences (`ESC [ ... letter`), as in a build run with colours.
-fn strip_ansi(text: &str) -> std::borrow::Cow<'_, str> {
+pub(crate) fn strip_ansi(text: &str) -> std::borrow::Cow<'_, str> {
     if !text.contains('\u{1b}') {
         return std::borrow::Cow::Borrowed(text);
     }
