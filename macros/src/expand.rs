@@ -31,6 +31,13 @@ use syn::{
     UnOp,
 };
 
+/// The macros whose arguments are expressions of the item, rewritten as its code is (the tuner's
+/// elaboration writes literals' types there too): formatting, assertions, `check!`, `vec!`.
+pub const EXPRESSION_MACROS: [&str; 16] = [
+    "println", "print", "eprintln", "eprint", "format", "write", "writeln", "panic", "assert", "assert_eq",
+    "assert_ne", "debug_assert", "debug_assert_eq", "debug_assert_ne", "check", "vec",
+];
+
 /// Whether this build is the tuner's stochastic build.
 const STOCHASTIC: bool = cfg!(feature = "stochastic");
 
@@ -597,11 +604,11 @@ fn generic_result(e: &Expr) -> bool {
     }
 }
 
-/// A value whose type its context chooses (`x.into()`, `s.parse()?`, `iter.collect()`,
-/// `From::from(x)`, and `unwrap`-like calls on those): a store put around it would leave rustc
-/// nothing to choose the type from.
+/// A value whose type its context chooses (`x.into()`, `s.parse()?`, `From::from(x)`, and
+/// `unwrap`-like calls on those): a store put around it would leave rustc nothing to choose the
+/// type from. (`collect()` is stored with the place's shape, `Vec<_>`, which types it.)
 fn context_typed(e: &Expr) -> bool {
-    const CHOSEN: [&str; 5] = ["into", "try_into", "parse", "default", "collect"];
+    const CHOSEN: [&str; 4] = ["into", "try_into", "parse", "default"];
     const THROUGH: [&str; 5] = ["unwrap", "expect", "unwrap_or", "unwrap_or_default", "unwrap_or_else"];
     match e {
         Expr::MethodCall(m) if m.turbofish.is_none() && CHOSEN.iter().any(|g| m.method == g) => true,
@@ -613,6 +620,14 @@ fn context_typed(e: &Expr) -> bool {
         Expr::Try(t) => context_typed(&t.expr),
         Expr::Paren(p) => context_typed(&p.expr),
         _ => false,
+    }
+}
+
+fn strip_type_parens(ty: &Type) -> &Type {
+    match ty {
+        Type::Paren(p) => strip_type_parens(&p.elem),
+        Type::Group(g) => strip_type_parens(&g.elem),
+        other => other,
     }
 }
 
@@ -769,10 +784,19 @@ impl Rewriter {
     fn bind_pat(&mut self, pat: &Pat, b: Binding) {
         match pat {
             Pat::Ident(pi) => self.bind(pi.ident.to_string(), b),
-            Pat::Type(pt) => {
-                let b = self.binding_of_type(&pt.ty);
-                self.bind_pat(&pt.pat, b);
-            }
+            Pat::Type(pt) => match (&*pt.pat, strip_type_parens(&pt.ty)) {
+                // `let (a, b): (f64, usize)`: each part has its type.
+                (Pat::Tuple(parts), Type::Tuple(types)) if parts.elems.len() == types.elems.len() => {
+                    for (p, t) in parts.elems.iter().zip(types.elems.iter()) {
+                        let b = self.binding_of_type(t);
+                        self.bind_pat(p, b);
+                    }
+                }
+                _ => {
+                    let b = self.binding_of_type(&pt.ty);
+                    self.bind_pat(&pt.pat, b);
+                }
+            },
             Pat::Reference(r) => self.bind_pat(&r.pat, b),
             _ => {
                 // Destructuring: the parts' types are unknown here.
@@ -854,6 +878,10 @@ impl Rewriter {
                     || m.method == "to_f64"
                     || m.method == "to_f32"
             }
+            // `f64::max(a, b)`, `f32::sqrt(x)`.
+            Expr::Call(c) => matches!(&*c.func, Expr::Path(p) if p.path.segments.len() == 2
+                && FloatFormat::from_ident(&p.path.segments[0].ident.to_string()).is_some()
+                && FLOAT_METHODS.iter().any(|n| p.path.segments[1].ident == n)),
             Expr::Block(b) => b.block.stmts.last().is_some_and(|s| match s {
                 Stmt::Expr(e, None) => self.looks_float(e),
                 _ => false,
@@ -929,6 +957,8 @@ impl Rewriter {
                 }
             }
             Expr::Block(b) if b.label.is_none() && b.attrs.is_empty() => self.store_block(&mut b.block, ty),
+            // A tail with attributes (`#[cfg(..)] { .. }`) may not be there once they apply.
+            Expr::Block(_) => {}
             Expr::Return(_) | Expr::Break(_) | Expr::Continue(_) => {}
             Expr::Macro(m) if m.mac.path.is_ident("panic") || m.mac.path.is_ident("unreachable") => {}
             _ if let Some(types) = ty.and_then(|t| mixed_float_tuple(t, &self.cx.aliases)) => match e {
@@ -995,12 +1025,7 @@ impl Rewriter {
     /// Rewrites the arguments of a known formatting or collection macro; others are left alone.
     fn visit_macro_args(&mut self, mac: &mut syn::Macro) {
         let name = mac.path.segments.last().map(|s| s.ident.to_string()).unwrap_or_default();
-        let format_like = matches!(
-            name.as_str(),
-            "println" | "print" | "eprintln" | "eprint" | "format" | "write" | "writeln" | "panic"
-                | "assert" | "assert_eq" | "assert_ne" | "debug_assert" | "debug_assert_eq"
-                | "debug_assert_ne" | "check"
-        );
+        let format_like = name != "vec" && EXPRESSION_MACROS.contains(&name.as_str());
         if name == "vec" {
             if let Ok(mut arr) = syn::parse2::<VecRepeat>(mac.tokens.clone()) {
                 self.visit_expr_mut(&mut arr.elem);
@@ -1178,6 +1203,8 @@ impl VisitMut for Rewriter {
                     visit_mut::visit_expr_binary_mut(self, b);
                 }
             }
+            // `_ = e`: nothing is stored.
+            Expr::Assign(a) if matches!(*a.left, Expr::Infer(_)) => self.visit_expr_mut(&mut a.right),
             Expr::Assign(a) => {
                 let store = self.float_place(&a.left) || self.float_valued(&a.right);
                 self.visit_expr_mut(&mut a.left);
@@ -1271,7 +1298,9 @@ impl VisitMut for Rewriter {
                         *e = wrap_dispatch(
                             span,
                             quote_spanned!(span=> (&&::fptune::__rt::pair(
-                                ::core::convert::AsMut::<[_]>::as_mut(&mut #recv),
+                                // `[..]` reborrows a `&mut [T]` binding as the method call
+                                // does (no `mut` needed), and borrows a `Vec` or an array.
+                                &mut (#recv)[..],
                                 ::core::convert::AsRef::<[_]>::as_ref(#src),
                             )).__fp_copy_from_slice()),
                         );
@@ -1323,16 +1352,80 @@ struct StochasticTypes;
 fn stochastic_path(format: FloatFormat, span: Span) -> syn::Path {
     let text: TokenStream = format.stochastic().parse().unwrap_or_default();
     let mut path: syn::Path = parse_quote!(#text);
-    for seg in path.segments.iter_mut() {
-        seg.ident.set_span(span);
+    // Every token at the user's `f64`, so that rustc's errors point there.
+    if let Some(colons) = &mut path.leading_colon {
+        colons.spans = [span; 2];
+    }
+    for mut pair in path.segments.pairs_mut() {
+        pair.value_mut().ident.set_span(span);
+        if let Some(p) = pair.punct_mut() {
+            p.spans = [span; 2];
+        }
     }
     path
+}
+
+/// `core::primitive::f64` (also `::core::..`, `std::..`): the way to keep a float primitive in the
+/// stochastic build (the tuner writes it where a float must stay one, and so can a user).
+fn primitive_path(path: &syn::Path) -> bool {
+    path.segments.len() == 3
+        && (path.segments[0].ident == "core" || path.segments[0].ident == "std")
+        && path.segments[1].ident == "primitive"
+}
+
+/// A bound of a conversion trait (`From<f64>`, `SubsetOf<f64>`, `AsPrimitive<f64>`): it relates a
+/// generic type to a primitive one.
+fn conversion_bound(bound: &syn::TypeParamBound) -> bool {
+    const CONVERSIONS: [&str; 8] = ["From", "Into", "TryFrom", "TryInto", "SubsetOf", "SupersetOf", "AsPrimitive", "FromPrimitive"];
+    matches!(bound, syn::TypeParamBound::Trait(t) if t.path.segments.last().is_some_and(|s| CONVERSIONS.iter().any(|c| s.ident == c)))
 }
 
 impl VisitMut for StochasticTypes {
     fn visit_item_const_mut(&mut self, _c: &mut syn::ItemConst) {}
     fn visit_item_static_mut(&mut self, _s: &mut syn::ItemStatic) {}
     fn visit_impl_item_const_mut(&mut self, _c: &mut syn::ImplItemConst) {}
+
+    // A float in a conversion trait's bound (`T: SubsetOf<f64>`, `T: From<f64>`,
+    // `where f64: From<T>`) names how a generic value meets the crate's constants, which stay
+    // primitive; other bounds (`impl Biquad<f64>`, `F: Fn(f64) -> f64`) are about its values.
+    fn visit_type_param_bound_mut(&mut self, bound: &mut syn::TypeParamBound) {
+        if !conversion_bound(bound) {
+            visit_mut::visit_type_param_bound_mut(self, bound);
+        }
+    }
+    fn visit_where_predicate_mut(&mut self, p: &mut syn::WherePredicate) {
+        if let syn::WherePredicate::Type(t) = p {
+            if !t.bounds.iter().any(conversion_bound) {
+                self.visit_type_mut(&mut t.bounded_ty);
+            }
+            for bound in t.bounds.iter_mut() {
+                self.visit_type_param_bound_mut(bound);
+            }
+        }
+    }
+
+    // The arguments of the formatting, assertion and `vec!` macros are code of the item too.
+    fn visit_macro_mut(&mut self, mac: &mut syn::Macro) {
+        let name = mac.path.segments.last().map(|s| s.ident.to_string()).unwrap_or_default();
+        if !EXPRESSION_MACROS.contains(&name.as_str()) {
+            return;
+        }
+        if name == "vec" {
+            if let Ok(mut r) = syn::parse2::<VecRepeat>(mac.tokens.clone()) {
+                self.visit_expr_mut(&mut r.elem);
+                let (e, n) = (&r.elem, &r.len);
+                mac.tokens = quote!(#e; #n);
+                return;
+            }
+        }
+        let parser = syn::punctuated::Punctuated::<Expr, syn::Token![,]>::parse_terminated;
+        if let Ok(mut args) = syn::parse::Parser::parse2(parser, mac.tokens.clone()) {
+            for arg in args.iter_mut() {
+                self.visit_expr_mut(arg);
+            }
+            mac.tokens = args.into_token_stream();
+        }
+    }
 
     fn visit_type_mut(&mut self, t: &mut Type) {
         if let Type::Path(p) = t {
@@ -1341,7 +1434,7 @@ impl VisitMut for StochasticTypes {
                 // declared format.
                 return;
             }
-            if p.qself.is_none() {
+            if p.qself.is_none() && !primitive_path(&p.path) {
                 let leaves = fptune_syntax::float_leaves(&Type::Path(p.clone()), &BTreeSet::new());
                 if leaves.len() == 1 && leaves[0].alias.is_none() {
                     if let (Some(format), Some(last)) = (leaves[0].format, p.path.segments.last()) {

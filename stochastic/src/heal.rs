@@ -148,6 +148,26 @@ macro_rules! containers {
 containers!(ToStochastic, to_stochastic);
 containers!(ToNative, to_native);
 
+/// `f64::from(x)` of a stochastic value: its mean (the samples end there), as generic code
+/// written `where f64: From<T>` reads a value out (the ODE solver's error reports, say).
+impl<F: Format> From<Stochastic<F>> for f64 {
+    fn from(x: Stochastic<F>) -> f64 {
+        x.mean()
+    }
+}
+
+macro_rules! into_f32 {
+    ($($f:ty),*) => {$(
+        /// `f32::from(x)`: the mean rounded to nearest (the samples end there).
+        impl From<Stochastic<$f>> for f32 {
+            fn from(x: Stochastic<$f>) -> f32 {
+                x.mean() as f32
+            }
+        }
+    )*};
+}
+into_f32!(f32, f16, bf16);
+
 impl Stochastic<f64> {
     /// An exact value in a constant context (`const`, `static`): three equal samples.
     pub const fn constant(x: f64) -> Self {

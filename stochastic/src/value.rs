@@ -381,6 +381,18 @@ macro_rules! widen {
 }
 widen!(f32 => f64, half::f16 => f64, half::bf16 => f64, half::f16 => f32, half::bf16 => f32);
 
+macro_rules! from_integer {
+    ($($int:ty => $($f:ty),*);*) => {$($(
+        impl From<$int> for Stochastic<$f> {
+            /// Exact, as `<$f>::from` is: the integers every value of which the format holds.
+            fn from(x: $int) -> Self { Self::new(<$f>::from(x)) }
+        }
+    )*)*};
+}
+// As the primitive formats: `f64::from(i32)`, `f32::from(i16)`, `f16::from(u8)`.
+from_integer!(i8 => f64, f32, half::f16, half::bf16; u8 => f64, f32, half::f16, half::bf16;
+    i16 => f64, f32; u16 => f64, f32; i32 => f64; u32 => f64);
+
 /// SplitMix64 from `seed`: the random cases of the crate's unit tests.
 #[cfg(test)]
 pub(crate) fn splitmix(seed: u64) -> impl FnMut() -> u64 {

@@ -6,8 +6,10 @@
 use std::collections::BTreeMap;
 
 use anyhow::{Context, Result};
-use fptune_syntax::{rewrite_leaves, FloatFormat, Leaf};
+use fptune_syntax::FloatFormat;
 use syn::spanned::Spanned;
+
+use crate::splice::{self, splice, Edit};
 
 use crate::model::{Configuration, Knob, KnobKind, Unit};
 
@@ -19,13 +21,13 @@ pub fn configured_sources(
     units: &[Unit],
     config: &Configuration,
 ) -> Result<Vec<(String, String)>> {
-    let mut format_of = vec![FloatFormat::F64; knobs.len()];
-    for unit in units {
-        for &k in &unit.knobs {
-            format_of[k] = config.0[unit.id];
-        }
+    let edits = configured_edits(sources, knobs, units, config)?;
+    let mut out = Vec::new();
+    for (file, text) in sources {
+        let Some(edits) = edits.get(file) else { continue };
+        out.push((file.clone(), splice(text, edits).with_context(|| format!("{file}: two knobs claim the same type tokens"))?.text));
     }
-    knobs_written(sources, knobs, |k| format_of[k.id].rust().to_string())
+    Ok(out)
 }
 
 /// The sources of the single build: the knobs of every unit the search may lower written as
@@ -89,29 +91,58 @@ fn knobs_written(
     knobs: &[Knob],
     written: impl Fn(&Knob) -> String,
 ) -> Result<Vec<(String, String)>> {
-    let mut by_file: BTreeMap<&str, Vec<(Leaf, String)>> = BTreeMap::new();
-    for k in knobs {
-        let text = written(k);
-        for l in &k.leaves {
-            let leaf = Leaf { format: None, alias: None, span: proc_macro2::Span::call_site(), start: l.start, end: l.end };
-            by_file.entry(k.file.as_str()).or_default().push((leaf, text.clone()));
-        }
-    }
+    let edits = leaf_edits(sources, knobs, written)?;
     let mut out = Vec::new();
     for (file, text) in sources {
-        let Some(edits) = by_file.get(file.as_str()) else { continue };
-        let refs: Vec<(&Leaf, String)> = edits.iter().map(|(l, s)| (l, s.clone())).collect();
-        let new = rewrite_leaves(text, &refs).with_context(|| format!("{file}: a knob's position is outside the file"))?;
-        out.push((file.clone(), new));
+        let Some(edits) = edits.get(file) else { continue };
+        let new = splice(text, edits).with_context(|| format!("{file}: two knobs claim the same type tokens"))?;
+        out.push((file.clone(), new.text));
     }
     Ok(out)
+}
+
+/// The edits that write each knob's leaves as `written(knob)`, by file.
+pub fn leaf_edits(
+    sources: &[(String, String)],
+    knobs: &[Knob],
+    written: impl Fn(&Knob) -> String,
+) -> Result<BTreeMap<String, Vec<Edit>>> {
+    let texts: BTreeMap<&str, &str> = sources.iter().map(|(r, t)| (r.as_str(), t.as_str())).collect();
+    let mut by_file: BTreeMap<String, Vec<Edit>> = BTreeMap::new();
+    for k in knobs {
+        let text = written(k);
+        let Some(source) = texts.get(k.file.as_str()) else { continue };
+        for l in &k.leaves {
+            let (Some(a), Some(b)) = (splice::offset(source, l.start.0, l.start.1), splice::offset(source, l.end.0, l.end.1)) else {
+                anyhow::bail!("{}: a knob's position is outside the file", k.file);
+            };
+            by_file.entry(k.file.clone()).or_default().push(Edit::replace(a, b, text.clone()));
+        }
+    }
+    Ok(by_file)
+}
+
+/// The edits of [`configured_sources`]: each knob written at its unit's format in `config`.
+pub fn configured_edits(sources: &[(String, String)], knobs: &[Knob], units: &[Unit], config: &Configuration) -> Result<BTreeMap<String, Vec<Edit>>> {
+    let mut format_of = vec![FloatFormat::F64; knobs.len()];
+    for unit in units {
+        for &k in &unit.knobs {
+            format_of[k] = config.0[unit.id];
+        }
+    }
+    leaf_edits(sources, knobs, |k| format_of[k.id].rust().to_string())
 }
 
 /// `text` with `#[fptune::__convert]` before every item that is not already tuned: functions,
 /// `impl`s, structs, enums, traits, inline modules (whose contents it then covers).
 pub fn mark_for_conversion(text: &str) -> Result<String> {
+    Ok(splice(text, &conversion_marks(text)?)?.text)
+}
+
+/// The edits of [`mark_for_conversion`].
+pub fn conversion_marks(text: &str) -> Result<Vec<Edit>> {
     let file = syn::parse_file(text).context("parsing a source for the stochastic build")?;
-    let mut starts: Vec<usize> = Vec::new();
+    let mut marks = Vec::new();
     for item in &file.items {
         let (attrs, convert) = match item {
             syn::Item::Fn(i) => (&i.attrs, true),
@@ -119,6 +150,7 @@ pub fn mark_for_conversion(text: &str) -> Result<String> {
             syn::Item::Struct(i) => (&i.attrs, true),
             syn::Item::Enum(i) => (&i.attrs, true),
             syn::Item::Trait(i) => (&i.attrs, true),
+            syn::Item::Type(i) => (&i.attrs, true),
             syn::Item::Mod(i) => (&i.attrs, i.content.is_some()),
             _ => continue,
         };
@@ -127,14 +159,10 @@ pub fn mark_for_conversion(text: &str) -> Result<String> {
         }
         let start = item.span().start();
         if let Some(at) = fptune_syntax::offset_of(text, (start.line, start.column)) {
-            starts.push(at);
+            marks.push(Edit::insert(at, "#[fptune::__convert] "));
         }
     }
-    let mut out = text.to_string();
-    for at in starts.into_iter().rev() {
-        out.insert_str(at, "#[fptune::__convert] ");
-    }
-    Ok(out)
+    Ok(marks)
 }
 
 #[cfg(test)]

@@ -10,6 +10,9 @@
 //! | `let pk = a * z - b;` (rustc: `f64`) | `let pk: f64 = a * z - b;` | a knob marked there has its type written; stores into `pk` and casts of it are known to be floats |
 //! | `\|x, i\| x * i as f64` (rustc: `f64`, `usize`) | `\|x: f64, i: usize\| ..` | the closure's body no longer waits for its parameters' types |
 //!
+//! A suffixed literal (`3f64`) is written as a cast (`(3f64 as f64)`), which the stochastic build
+//! maps to its stochastic type as it maps every float type written.
+//!
 //! A type is written only where it can be: primitives, arrays, slices, tuples, references
 //! without named lifetimes, and `Vec`, `Option`, `Box`, `String` (rustc prints paths trimmed:
 //! a user's type might not be in scope under the name printed). Literals are elaborated only
@@ -20,7 +23,9 @@
 //! [`elaborate`] is pure: text and answers in, text out, and each edit's kind, so that a patch
 //! can keep the annotations of knobs and drop the rest ([`Elaborated::spliced`]).
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
+
+use proc_macro2::{TokenStream, TokenTree};
 
 use syn::spanned::Spanned;
 use syn::visit::Visit;
@@ -31,6 +36,9 @@ use crate::typing::Typing;
 /// What one elaboration edit is.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Written {
+    /// `extern crate fptune;` at the root of a 2015-edition crate, whose paths name other crates
+    /// only so.
+    Extern,
     /// A literal written with its type.
     Literal,
     /// A binding's type written (`: T` after the pattern): the binding's identifier range in the
@@ -54,14 +62,27 @@ pub struct Elaborated {
     pub spliced: Spliced,
 }
 
-/// Elaborates every file of `sources` that rustc answered about. Files with nothing to write are
-/// left out.
-pub fn elaborate(sources: &[(String, String)], typing: &Typing) -> Vec<Elaborated> {
+/// Elaborates every file of `sources` that rustc answered about; `extern_roots` are the crate
+/// roots of a 2015-edition package, which get `extern crate fptune;`. Files with nothing to
+/// write are left out.
+pub fn elaborate(sources: &[(String, String)], typing: &Typing, extern_roots: &[String]) -> Vec<Elaborated> {
+    let macros = crate_macros(sources);
     let mut out = Vec::new();
     for (rel, text) in sources {
         let Ok(file) = syn::parse_file(text) else { continue };
-        let mut e = Elaborator { rel, text, typing, edits: Vec::new(), constant: 0 };
+        let mut e = Elaborator { rel, text, typing, edits: Vec::new(), constant: 0, macros: &macros };
         e.visit_file(&file);
+        if extern_roots.iter().any(|r| r == rel) {
+            // After the inner attributes, which must come first.
+            let at = file
+                .attrs
+                .iter()
+                .filter(|a| matches!(a.style, syn::AttrStyle::Inner(_)))
+                .filter_map(|a| e.range(a.span()).map(|r| r.1))
+                .max()
+                .unwrap_or(0);
+            e.edits.push((Edit::insert(at, "\nextern crate fptune;\n"), Written::Extern));
+        }
         if e.edits.is_empty() {
             continue;
         }
@@ -87,6 +108,33 @@ pub const EXPRESSION_MACROS: [&str; 16] = [
     "println", "print", "eprintln", "eprint", "format", "write", "writeln", "panic", "assert", "assert_eq",
     "assert_ne", "debug_assert", "debug_assert_eq", "debug_assert_ne", "check", "vec",
 ];
+
+/// The names of the `macro_rules!` macros the crate defines.
+pub fn crate_macros(sources: &[(String, String)]) -> BTreeSet<String> {
+    struct Names(BTreeSet<String>);
+    impl<'ast> Visit<'ast> for Names {
+        fn visit_macro(&mut self, m: &'ast syn::Macro) {
+            if m.path.is_ident("macro_rules") {
+                if let Some(TokenTree::Ident(name)) = m.tokens.clone().into_iter().next() {
+                    self.0.insert(name.to_string());
+                }
+            }
+        }
+        fn visit_item_macro(&mut self, m: &'ast syn::ItemMacro) {
+            if let Some(name) = &m.ident {
+                self.0.insert(name.to_string());
+            }
+            syn::visit::visit_item_macro(self, m);
+        }
+    }
+    let mut names = Names(BTreeSet::new());
+    for (_, text) in sources {
+        if let Ok(file) = syn::parse_file(text) {
+            names.visit_file(&file);
+        }
+    }
+    names.0
+}
 
 /// Whether rustc's printed type can be written in the source as it is (see the module's doc).
 pub fn writable(ty: &str) -> bool {
@@ -137,6 +185,8 @@ struct Elaborator<'a> {
     edits: Vec<(Edit, Written)>,
     /// Depth of constant contexts around the visitor (no calls there).
     constant: usize,
+    /// The crate's own `macro_rules!` macros.
+    macros: &'a BTreeSet<String>,
 }
 
 impl Elaborator<'_> {
@@ -146,10 +196,21 @@ impl Elaborator<'_> {
     }
 
     fn literal(&mut self, lit: &syn::LitFloat) {
-        if self.constant > 0 || !lit.suffix().is_empty() {
+        if self.constant > 0 {
             return;
         }
         let Some((a, b)) = self.range(lit.span()) else { return };
+        if matches!(lit.suffix(), "f64" | "f32") {
+            // A suffixed literal is a float of the type written: as a cast, which the stochastic
+            // build maps as it maps every float type written (and which, as an operand, keeps
+            // its format, as the suffix does).
+            let written = format!("({} as {})", &self.text[a..b], lit.suffix());
+            self.edits.push((Edit::replace(a, b, written), Written::Literal));
+            return;
+        }
+        if !lit.suffix().is_empty() {
+            return;
+        }
         let Some(ty) = self.typing.literal(self.rel, a, b) else { return };
         if ty != "f64" && ty != "f32" {
             return;
@@ -161,15 +222,23 @@ impl Elaborator<'_> {
         } else {
             digits.to_string()
         };
-        let written = format!("::fptune::__rt::lit::<{ty}>({digits}f64, {digits}f32)");
+        // A literal too large for `f32` (`1e99`, an `f64`) is infinite there, which the compiler
+        // refuses to write.
+        let single = match digits.parse::<f64>() {
+            Ok(v) if (v as f32).is_infinite() => "f32::INFINITY".to_string(),
+            _ => format!("{digits}f32"),
+        };
+        let written = format!("::fptune::__rt::lit::<{ty}>({digits}f64, {single})");
         self.edits.push((Edit::replace(a, b, written), Written::Literal));
     }
 
-    /// The type of a binding rustc answered for, when it can be written and holds a float.
+    /// The type of a binding rustc answered for, when it can be written. (Not only floats: a
+    /// binding whose type is written never waits for inference, which the dispatch of tuned
+    /// code's operators needs.)
     fn binding_type(&self, ident: &syn::Ident) -> Option<String> {
         let (a, b) = self.range(ident.span())?;
         let ty = self.typing.binding(self.rel, a, b)?;
-        (holds_float(ty) && writable(ty)).then(|| ty.to_string())
+        writable(ty).then(|| ty.to_string())
     }
 
     /// `: T` after a `let` pattern or a closure parameter written without a type, when its type
@@ -206,8 +275,7 @@ impl Elaborator<'_> {
                     }
                     parts.push(ty.to_string());
                 }
-                let tuple = if parts.len() == 1 { format!("({},)", parts[0]) } else { format!("({})", parts.join(", ")) };
-                holds_float(&tuple).then_some(tuple)
+                Some(if parts.len() == 1 { format!("({},)", parts[0]) } else { format!("({})", parts.join(", ")) })
             }
             _ => None,
         }
@@ -215,6 +283,11 @@ impl Elaborator<'_> {
 
     fn macro_args(&mut self, mac: &syn::Macro) {
         let name = mac.path.segments.last().map(|s| s.ident.to_string()).unwrap_or_default();
+        if name == "macro_rules" || self.macros.contains(&name) {
+            // The crate's own macros: their bodies and arguments are its code, token by token.
+            self.literal_tokens(mac.tokens.clone());
+            return;
+        }
         if !EXPRESSION_MACROS.contains(&name.as_str()) {
             return;
         }
@@ -228,6 +301,27 @@ impl Elaborator<'_> {
             self.constant += 1;
             self.visit_expr(&r.len);
             self.constant -= 1;
+        }
+    }
+
+    /// Every unsuffixed float literal token rustc typed, in a token stream (not a tuple index).
+    fn literal_tokens(&mut self, tokens: TokenStream) {
+        let mut after_dot = false;
+        for tt in tokens {
+            match tt {
+                TokenTree::Group(g) => {
+                    self.literal_tokens(g.stream());
+                    after_dot = false;
+                }
+                TokenTree::Punct(p) => after_dot = p.as_char() == '.',
+                TokenTree::Ident(_) => after_dot = false,
+                TokenTree::Literal(l) => {
+                    if let (false, syn::Lit::Float(f)) = (after_dot, syn::Lit::new(l)) {
+                        self.literal(&f);
+                    }
+                    after_dot = false;
+                }
+            }
         }
     }
 
@@ -268,14 +362,22 @@ impl<'ast> Visit<'ast> for Elaborator<'_> {
         self.literal(lit);
     }
 
+    fn visit_lit_int(&mut self, lit: &'ast syn::LitInt) {
+        // `1f64` is an integer token with a float suffix.
+        if matches!(lit.suffix(), "f64" | "f32") && self.constant == 0 {
+            if let Some((a, b)) = self.range(lit.span()) {
+                let written = format!("({} as {})", &self.text[a..b], lit.suffix());
+                self.edits.push((Edit::replace(a, b, written), Written::Literal));
+            }
+        }
+    }
+
     fn visit_pat(&mut self, _pat: &'ast syn::Pat) {
         // Literals in patterns stay literals.
     }
 
     fn visit_local(&mut self, local: &'ast syn::Local) {
-        if local.init.is_some() {
-            self.annotate(&local.pat);
-        }
+        self.annotate(&local.pat);
         for attr in &local.attrs {
             self.visit_attribute(attr);
         }
@@ -370,7 +472,7 @@ mod tests {
         for (needle, ty) in [("out", "[f32; 2]"), ("pk", "f64"), ("f", "{closure@src/main.rs:5:13: 5:19}"), ("x", "f64"), ("y", "f64")] {
             typing.bindings.insert(site(text, needle, 0), (needle.into(), Observed::Type(ty.into())));
         }
-        let e = elaborate(&[("src/main.rs".into(), text.into())], &typing);
+        let e = elaborate(&[("src/main.rs".into(), text.into())], &typing, &[]);
         let out = &e[0].spliced.text;
         assert!(out.contains("const C: f64 = 0.5;"), "{out}");
         assert!(out.contains("let mut out: [f32; 2] = [::fptune::__rt::lit::<f32>(0.0f64, 0.0f32); 2];"), "{out}");

@@ -39,6 +39,12 @@ pub enum Fix {
     ToNative,
     /// `::fptune::Stochastic::<F>::constant(e)` (in a `const` or `static`).
     Constant(String),
+    /// A float type named in a path (`f64::from_bits`) written `::core::primitive::f64`, which the
+    /// stochastic build does not map (the stochastic type has no such function).
+    KeepPrimitive(String),
+    /// A `const fn` made an ordinary `fn` (its floats are stochastic values now): the range is
+    /// its `const` keyword.
+    Unconst,
     /// `e as T` becomes `::fptune::__rt::cast::<T, _>(e)`: the offset where ` as T` starts.
     Cast {
         /// Where `as` starts (the cast's operand ends before it).
@@ -70,6 +76,8 @@ impl Heal {
             Fix::ToStochastic => wrap(self.start, self.end, "::fptune::__rt::to_stochastic("),
             Fix::ToNative => wrap(self.start, self.end, "::fptune::__rt::to_native("),
             Fix::Constant(f) => wrap(self.start, self.end, &format!("::fptune::Stochastic::<{f}>::constant(")),
+            Fix::KeepPrimitive(ty) => vec![Edit::replace(self.start, self.end, format!("::core::primitive::{ty}"))],
+            Fix::Unconst => vec![Edit::replace(self.start, self.end, "")],
             Fix::Cast { operand_end, ty } => vec![
                 Edit::insert(self.start, format!("::fptune::__rt::cast::<{ty}, _>(")),
                 Edit::replace(*operand_end, self.end, ")"),
@@ -170,15 +178,16 @@ pub fn read_errors(
             continue;
         };
         let user = users.get(&span.file).copied();
-        let heal = match (span.byte_start, span.byte_end) {
-            (Some(a), Some(b)) => heal_for(e, &span.file, file, (a, b)),
-            _ => None,
+        let heals = match (span.byte_start, span.byte_end) {
+            (Some(a), Some(b)) => heals_for(e, &span.file, file, (a, b)),
+            _ => Vec::new(),
         };
-        match heal {
-            Some(h) if !written.contains(&h) && !reading.heals.contains(&h) => reading.heals.push(h),
-            Some(_) => reading.stuck.push(stuck_at(e, &place_of(file, &span.file, span.byte_start, user), "(fptune's conversion here did not compile)")),
-            None => reading.stuck.push(stuck_at(e, &place_of(file, &span.file, span.byte_start, user), &advice_for(e))),
+        let fresh: Vec<Heal> = heals.iter().filter(|h| !written.contains(h) && !reading.heals.contains(h)).cloned().collect();
+        if fresh.is_empty() {
+            let advice = if heals.is_empty() { advice_for(e) } else { "(fptune's conversion here did not compile)".to_string() };
+            reading.stuck.push(stuck_at(e, &place_of(file, &span.file, span.byte_start, user), &advice));
         }
+        reading.heals.extend(fresh);
     }
     reading
 }
@@ -229,9 +238,27 @@ fn rendered(e: &Diagnostic) -> String {
 }
 
 /// Whether two types differ only in their kind of float (`Stochastic<f64>` against `f64` or
-/// `{float}`), reference against reference.
+/// `{float}`); behind references, a slice against an array or a `Vec` of the same elements
+/// (which a reference coerces).
 fn float_shaped(expected: &str, found: &str) -> bool {
-    normalize(expected) == normalize(found) && expected != found
+    if expected == found {
+        return false;
+    }
+    let (x, y) = (normalize(expected), normalize(found));
+    x == y || (x.starts_with('&') && y.starts_with('&') && sliced(&x) == sliced(&y))
+}
+
+/// A normalized reference type with `[T; N]` and `Vec<T>` written `[T]`.
+fn sliced(ty: &str) -> String {
+    let t = ty.trim_start_matches("&mut").trim_start_matches('&');
+    let inner = if let Some(rest) = t.strip_prefix("Vec<").and_then(|r| r.strip_suffix('>')) {
+        rest.to_string()
+    } else if let Some(rest) = t.strip_prefix('[').and_then(|r| r.strip_suffix(']')) {
+        rest.rsplit_once(';').map_or(rest, |(e, _)| e).to_string()
+    } else {
+        return ty.to_string();
+    };
+    format!("&[{inner}]")
 }
 
 /// A type with every float kind written as `F`.
@@ -273,69 +300,107 @@ fn stochastic(ty: &str) -> bool {
     ty.contains("Stochastic<")
 }
 
-/// The heal for one error at `(a, b)` of the built file, if there is one.
-fn heal_for(e: &Diagnostic, name: &str, file: &Built<'_>, (a, b): (usize, usize)) -> Option<Heal> {
-    let code = e.code.as_deref()?;
+/// The heals for one error at `(a, b)` of the built file (none when no heal answers it).
+fn heals_for(e: &Diagnostic, name: &str, file: &Built<'_>, (a, b): (usize, usize)) -> Vec<Heal> {
+    let Some(code) = e.code.as_deref() else { return Vec::new() };
+    let Some(range) = file.base_range(a, b) else { return Vec::new() };
     let text = rendered(e);
-    let why = e.message.clone();
-    let make = |range: (usize, usize), fix: Fix| Heal { file: name.to_string(), start: range.0, end: range.1, fix, why: why.clone() };
+    let make = |range: (usize, usize), fix: Fix| Heal { file: name.to_string(), start: range.0, end: range.1, fix, why: e.message.clone() };
+    let base = file.base;
     match code {
+        // "arguments to this function are incorrect": one note per argument, each with its place.
+        "E0308" if e.children.iter().any(|c| c.message.starts_with("expected `") && c.primary().is_some()) => e
+            .children
+            .iter()
+            .filter(|c| c.message.starts_with("expected `"))
+            .filter_map(|c| {
+                let span = c.primary()?;
+                let (ca, cb) = (span.byte_start?, span.byte_end?);
+                let note = Diagnostic { code: e.code.clone(), message: e.message.clone(), rendered: Some(c.message.clone()), spans: vec![span.clone()], ..c.clone() };
+                Some(heals_for(&note, name, file, (ca, cb)))
+            })
+            .flatten()
+            .collect(),
         "E0308" => {
-            let (x, y) = expected_found(&text).into_iter().next()?;
-            if !float_shaped(&x, &y) || x.starts_with('&') || y.starts_with('&') {
-                return None;
+            let Some((x, y)) = expected_found(&text).into_iter().next() else { return Vec::new() };
+            if !float_shaped(&x, &y) {
+                return Vec::new();
             }
-            let range = file.base_range(a, b)?;
+            if x.starts_with('&') || y.starts_with('&') {
+                // A shared reference to a primitive value lent where a stochastic one is needed:
+                // the value is made stochastic and lent (a buffer lent mutably cannot be).
+                return match shared_referent(base, range) {
+                    Some(inner) if stochastic(&x) && !stochastic(&y) => vec![make(inner, Fix::ToStochastic)],
+                    _ => Vec::new(),
+                };
+            }
             if stochastic(&x) && !stochastic(&y) {
-                return Some(match constant_format(&x).filter(|_| in_constant(file.base, range)) {
+                if expression_at(base, range).is_none() {
+                    return Vec::new();
+                }
+                return vec![match constant_format(&x).filter(|_| in_constant(base, range)) {
                     Some(f) => make(range, Fix::Constant(f)),
                     None => make(range, Fix::ToStochastic),
-                });
+                }];
             }
             if stochastic(&y) && !stochastic(&x) {
                 // The other branch of an `if` or `match`, primitive: made stochastic instead.
                 let other = e.spans.iter().find(|s| !s.primary && s.label.as_deref().is_some_and(|l| l.contains("expected because of this")));
-                if let Some(other) = other {
-                    if let (Some(oa), Some(ob)) = (other.byte_start, other.byte_end) {
-                        if let Some(range) = file.base_range(oa, ob) {
-                            return Some(make(range, Fix::ToStochastic));
-                        }
+                if let Some((oa, ob)) = other.and_then(|o| o.byte_start.zip(o.byte_end)) {
+                    if let Some(other) = file.base_range(oa, ob).filter(|r| expression_at(base, *r).is_some()) {
+                        return vec![make(other, Fix::ToStochastic)];
                     }
                 }
-                return Some(make(range, Fix::ToNative));
+                if expression_at(base, range).is_some() {
+                    return vec![make(range, Fix::ToNative)];
+                }
             }
-            None
+            Vec::new()
         }
-        "E0605" => {
-            if !stochastic(&e.message) {
-                return None;
-            }
-            let range = file.base_range(a, b)?;
-            let (operand_end, ty) = cast_at(file.base, range)?;
-            Some(make(range, Fix::Cast { operand_end, ty }))
-        }
+        "E0605" if stochastic(&e.message) => match cast_at(base, range) {
+            Some((operand_end, ty)) => vec![make(range, Fix::Cast { operand_end, ty })],
+            None => Vec::new(),
+        },
         "E0277" => {
-            // `the trait bound `Stochastic<f64>: Trait` is not satisfied`: the value at the place
-            // goes to a trait of another crate.
-            let self_ty = e.message.strip_prefix("the trait bound `").and_then(|r| r.split(':').next())?;
-            if !stochastic(self_ty) || self_ty.starts_with('&') && !self_ty.starts_with("&Stochastic") {
-                return None;
+            // `the trait bound `Stochastic<f64>: Trait` is not satisfied`: a value goes to a trait
+            // of another crate. At a call, the literals it is given stay primitive (a generic
+            // function converting a constant, `convert(1.0)`); at a value, the value does.
+            let Some(self_ty) = e.message.strip_prefix("the trait bound `").and_then(|r| r.split(':').next()) else { return Vec::new() };
+            if !stochastic(self_ty) || self_ty.starts_with("fn(") {
+                return Vec::new();
             }
-            let range = file.base_range(a, b)?;
-            expression_at(file.base, range)?;
-            Some(make(range, Fix::ToNative))
-        }
-        "E0599" => {
-            // `no method named `m` found for struct `Stochastic<f64>``: the receiver is made
-            // primitive for a method only `f64` has.
-            if !(e.message.starts_with("no method named") && stochastic(&e.message)) {
-                return None;
+            if let Some(path) = float_path_callee(base, range) {
+                // `f64::from(t)` in generic code (`where f64: From<T>`): the conversion's result
+                // is primitive, as its bound says.
+                return vec![make(path, Fix::KeepPrimitive(base[path.0..path.1].to_string()))];
             }
-            let range = file.base_range(a, b)?;
-            let receiver = receiver_of(file.base, range)?;
-            Some(make(receiver, Fix::ToNative))
+            let in_tokens = (call_at(base, range).is_none() && in_macro_tokens(base, range)).then(|| literals_in_text(base, range));
+            match call_at(base, range).or(in_tokens) {
+                Some(literals) if !literals.is_empty() => literals.into_iter().map(|l| make(l, Fix::ToNative)).collect(),
+                Some(_) => Vec::new(),
+                None if expression_at(base, range).is_some() => vec![make(range, Fix::ToNative)],
+                None => Vec::new(),
+            }
         }
-        _ => None,
+        "E0599" if stochastic(&e.message) => {
+            if e.message.starts_with("no method named") {
+                // A method only `f64` has: the receiver is made primitive.
+                return receiver_of(base, range).map(|r| vec![make(r, Fix::ToNative)]).unwrap_or_default();
+            }
+            if e.message.starts_with("no function or associated item named") {
+                // `f64::from_bits(..)`, mapped to the stochastic type, which has no such function.
+                return float_path_before(base, range).map(|r| vec![make(r, Fix::KeepPrimitive(base[r.0..r.1].to_string()))]).unwrap_or_default();
+            }
+            Vec::new()
+        }
+        // `f64::consts::PI` in a macro made `Sf64::consts`: the path stays primitive.
+        "E0433" if stochastic(&e.message) || e.message.contains("Sf64") || e.message.contains("Sf32") => {
+            float_path_at(base, range).map(|r| vec![make(r, Fix::KeepPrimitive(base[r.0..r.1].to_string()))]).unwrap_or_default()
+        }
+        "E0015" if e.message.contains("in constant functions") => {
+            const_keyword_around(base, range).map(|r| vec![make(r, Fix::Unconst)]).unwrap_or_default()
+        }
+        _ => Vec::new(),
     }
 }
 
@@ -408,7 +473,7 @@ fn find_expr<T>(text: &str, range: (usize, usize), pick: impl Fn(&syn::Expr, &dy
             if b < self.range.0 || a > self.range.1 {
                 return;
             }
-            if (a, b) == self.range || matches!(e, syn::Expr::MethodCall(_)) {
+            if a <= self.range.0 && self.range.1 <= b {
                 let at = |s: proc_macro2::Span| self.at(s);
                 if let Some(t) = (self.pick)(e, &at) {
                     self.out = Some(t);
@@ -432,8 +497,231 @@ fn find_expr<T>(text: &str, range: (usize, usize), pick: impl Fn(&syn::Expr, &dy
     f.out
 }
 
+/// Whether `range` is a whole expression (not the function a call calls).
 fn expression_at(text: &str, range: (usize, usize)) -> Option<()> {
+    let callee = find_expr(text, range, |e, at| match e {
+        syn::Expr::Call(c) if at(c.func.span()) == Some(range) => Some(()),
+        _ => None,
+    });
+    if callee.is_some() {
+        return None;
+    }
     find_expr(text, range, |e, at| (at(e.span()) == Some(range)).then_some(()))
+        .or_else(|| (in_macro_tokens(text, range) && balanced(&text[range.0..range.1])).then_some(()))
+}
+
+/// Whether `range` lies in the tokens of a macro (a `macro_rules!` body, an invocation's
+/// arguments), which syn sees as tokens only.
+fn in_macro_tokens(text: &str, range: (usize, usize)) -> bool {
+    struct Finder<'t> {
+        text: &'t str,
+        range: (usize, usize),
+        found: bool,
+    }
+    impl<'ast> Visit<'ast> for Finder<'_> {
+        fn visit_macro(&mut self, m: &'ast syn::Macro) {
+            let span = m.delimiter.span().join();
+            let (s, e) = (span.start(), span.end());
+            if let (Some(a), Some(b)) = (splice::offset(self.text, s.line, s.column), splice::offset(self.text, e.line, e.column)) {
+                self.found |= a <= self.range.0 && self.range.1 <= b;
+            }
+        }
+    }
+    let Ok(file) = syn::parse_file(text) else { return false };
+    let mut f = Finder { text, range, found: false };
+    f.visit_file(&file);
+    f.found
+}
+
+/// Whether a text could be one expression, seen as tokens: its brackets balance, and no `,` or
+/// `;` stands outside them.
+fn balanced(text: &str) -> bool {
+    let Ok(tokens) = text.parse::<proc_macro2::TokenStream>() else { return false };
+    let tokens: Vec<proc_macro2::TokenTree> = tokens.into_iter().collect();
+    !tokens.is_empty()
+        && !tokens.iter().any(|t| matches!(t, proc_macro2::TokenTree::Punct(p) if p.as_char() == ',' || p.as_char() == ';'))
+}
+
+/// In a macro's tokens, the receiver before `.name` (where `name` is at `range`): the longest
+/// run of paths, fields, calls and bracketed groups before the dot.
+fn receiver_in_tokens(text: &str, range: (usize, usize)) -> Option<(usize, usize)> {
+    let before = &text[..range.0];
+    let dot = before.trim_end().strip_suffix('.')?.len();
+    let bytes = text.as_bytes();
+    let mut i = dot;
+    loop {
+        while i > 0 && bytes[i - 1].is_ascii_whitespace() {
+            i -= 1;
+        }
+        if i == 0 {
+            break;
+        }
+        let c = bytes[i - 1];
+        if c == b')' || c == b']' {
+            let (open, close) = if c == b')' { (b'(', b')') } else { (b'[', b']') };
+            let mut depth = 0;
+            while i > 0 {
+                i -= 1;
+                if bytes[i] == close {
+                    depth += 1;
+                } else if bytes[i] == open {
+                    depth -= 1;
+                    if depth == 0 {
+                        break;
+                    }
+                }
+            }
+        } else if c.is_ascii_alphanumeric() || c == b'_' || c == b'$' {
+            while i > 0 && (bytes[i - 1].is_ascii_alphanumeric() || bytes[i - 1] == b'_' || bytes[i - 1] == b'$') {
+                i -= 1;
+            }
+        } else {
+            break;
+        }
+        // Go on through `.field`, `::path` and a call's or index's callee.
+        let rest = text[..i].trim_end();
+        if rest.ends_with('.') && !rest.ends_with("..") {
+            i = rest.len() - 1;
+        } else if rest.ends_with("::") {
+            i = rest.len() - 2;
+        } else if matches!(bytes.get(i), Some(b'(') | Some(b'[')) && rest.ends_with(|c: char| c.is_alphanumeric() || c == '_') {
+            i = rest.len();
+        } else {
+            break;
+        }
+    }
+    let start = i + (text[i..dot].len() - text[i..dot].trim_start().len());
+    (start < dot).then(|| (start, text[..dot].trim_end().len()))
+}
+
+/// The operand of `&e` spanning `range` (not `&mut e`).
+fn shared_referent(text: &str, range: (usize, usize)) -> Option<(usize, usize)> {
+    find_expr(text, range, |e, at| match e {
+        syn::Expr::Reference(r) if r.mutability.is_none() && at(e.span()) == Some(range) => at(r.expr.span()),
+        _ => None,
+    })
+}
+
+/// The call spanning `range` (or whose callee does): the ranges of its arguments that are
+/// elaborated literals.
+fn call_at(text: &str, range: (usize, usize)) -> Option<Vec<(usize, usize)>> {
+    find_expr(text, range, |e, at| {
+        let (whole, args) = match e {
+            syn::Expr::Call(c) => (at(e.span()) == Some(range) || at(c.func.span()) == Some(range), &c.args),
+            syn::Expr::MethodCall(m) => (at(e.span()) == Some(range) || at(m.method.span()) == Some(range), &m.args),
+            _ => return None,
+        };
+        whole.then(|| args.iter().filter(|a| elaborated_literal(a)).filter_map(|a| at(a.span())).collect())
+    })
+}
+
+/// The elaborated literals written in `range` of `text` (in a macro's tokens).
+fn literals_in_text(text: &str, range: (usize, usize)) -> Vec<(usize, usize)> {
+    const LIT: &str = "::fptune::__rt::lit::<";
+    let mut out = Vec::new();
+    let mut from = range.0;
+    while let Some(p) = text[from..range.1].find(LIT) {
+        let start = from + p;
+        let Some(open) = text[start..range.1].find('(').map(|o| start + o) else { break };
+        let mut depth = 0;
+        let mut end = None;
+        for (i, c) in text[open..range.1].char_indices() {
+            match c {
+                '(' => depth += 1,
+                ')' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        end = Some(open + i + 1);
+                        break;
+                    }
+                }
+                _ => {}
+            }
+        }
+        let Some(end) = end else { break };
+        out.push((start, end));
+        from = end;
+    }
+    out
+}
+
+/// `::fptune::__rt::lit::<T>(..)`, an elaborated literal.
+fn elaborated_literal(e: &syn::Expr) -> bool {
+    matches!(e, syn::Expr::Call(c) if matches!(&*c.func, syn::Expr::Path(p)
+        if p.path.segments.last().is_some_and(|s| s.ident == "lit") && p.path.segments.iter().any(|s| s.ident == "__rt")))
+}
+
+/// In `f64::name`, where `name` is at `range`: the range of `f64` (or `f32`).
+fn float_path_before(text: &str, range: (usize, usize)) -> Option<(usize, usize)> {
+    let before = text[..range.0].trim_end();
+    let before = before.strip_suffix("::")?.trim_end();
+    for ty in ["f64", "f32"] {
+        if let Some(rest) = before.strip_suffix(ty) {
+            if !rest.ends_with(|c: char| c.is_alphanumeric() || c == '_' || c == ':') {
+                return Some((rest.len(), rest.len() + ty.len()));
+            }
+        }
+    }
+    None
+}
+
+/// The stochastic type written by fptune where `range` is (`::fptune::Sf64` in a macro, from
+/// the user's `f64`): its range, when the text there is a float type path.
+fn float_path_at(text: &str, range: (usize, usize)) -> Option<(usize, usize)> {
+    let here = text.get(range.0..range.1)?;
+    ["f64", "f32"].contains(&here).then_some(range)
+}
+
+/// When `range` is a call's callee written `f64::name`: the range of `f64`.
+fn float_path_callee(text: &str, range: (usize, usize)) -> Option<(usize, usize)> {
+    find_expr(text, range, |e, at| match e {
+        syn::Expr::Call(c) => match &*c.func {
+            syn::Expr::Path(p) if p.qself.is_none() && p.path.segments.len() == 2 => {
+                let first = &p.path.segments[0].ident;
+                let here = [at(c.func.span()), at(e.span()), at(first.span())].contains(&Some(range));
+                (here && (first == "f64" || first == "f32")).then(|| at(first.span())).flatten()
+            }
+            _ => None,
+        },
+        _ => None,
+    })
+}
+
+/// The `const` keyword of the `const fn` holding `range`.
+fn const_keyword_around(text: &str, range: (usize, usize)) -> Option<(usize, usize)> {
+    struct Finder<'t> {
+        text: &'t str,
+        range: (usize, usize),
+        out: Option<(usize, usize)>,
+    }
+    impl Finder<'_> {
+        fn at(&self, span: proc_macro2::Span) -> Option<(usize, usize)> {
+            let (s, e) = (span.start(), span.end());
+            Some((splice::offset(self.text, s.line, s.column)?, splice::offset(self.text, e.line, e.column)?))
+        }
+        fn check(&mut self, sig: &syn::Signature, block: &syn::Block) {
+            if let (Some(c), Some((a, b))) = (&sig.constness, self.at(block.span())) {
+                if a <= self.range.0 && self.range.1 <= b {
+                    // With the space after it.
+                    self.out = self.at(c.span).map(|(s, e)| (s, e + usize::from(self.text[e..].starts_with(' '))));
+                }
+            }
+        }
+    }
+    impl<'ast> Visit<'ast> for Finder<'_> {
+        fn visit_item_fn(&mut self, f: &'ast syn::ItemFn) {
+            self.check(&f.sig, &f.block);
+            syn::visit::visit_item_fn(self, f);
+        }
+        fn visit_impl_item_fn(&mut self, f: &'ast syn::ImplItemFn) {
+            self.check(&f.sig, &f.block);
+            syn::visit::visit_impl_item_fn(self, f);
+        }
+    }
+    let file = syn::parse_file(text).ok()?;
+    let mut f = Finder { text, range, out: None };
+    f.visit_file(&file);
+    f.out
 }
 
 /// The cast `e as T` spanning `range`: where ` as T` starts, and `T`.
@@ -454,6 +742,7 @@ fn receiver_of(text: &str, range: (usize, usize)) -> Option<(usize, usize)> {
         syn::Expr::MethodCall(m) if at(m.method.span()) == Some(range) => at(m.receiver.span()),
         _ => None,
     })
+    .or_else(|| in_macro_tokens(text, range).then(|| receiver_in_tokens(text, range)).flatten())
 }
 
 #[cfg(test)]
@@ -484,6 +773,22 @@ mod tests {
         let heal = Heal { file: "f".into(), start, end: start + 16, fix: Fix::Cast { operand_end: end_operand, ty }, why: String::new() };
         let out = splice(text, &heal.edits()).expect("edits");
         assert!(out.text.contains("let y = ::fptune::__rt::cast::<i64, _>((t * 2.0));"), "{}", out.text);
+    }
+
+    #[test]
+    fn in_a_macros_tokens_receivers_and_literals_are_found_by_text() {
+        let text = "macro_rules! m { ($x:expr) => { (a.b(c)[1]).to_bits() + nu.to_bits() + f(::fptune::__rt::lit::<f64>(1e-5f64, 1e-5f32)) }; }\n";
+        let m = text.find("to_bits").expect("first");
+        let r = receiver_of(text, (m, m + 7)).expect("receiver");
+        assert_eq!(&text[r.0..r.1], "(a.b(c)[1])");
+        let n = text.rfind("to_bits").expect("second");
+        let r = receiver_of(text, (n, n + 7)).expect("receiver");
+        assert_eq!(&text[r.0..r.1], "nu");
+        let call = text.find("f(::").expect("call");
+        let lits = literals_in_text(text, (call, text.rfind(')').expect("end")));
+        assert_eq!(lits.len(), 1);
+        assert_eq!(&text[lits[0].0..lits[0].1], "::fptune::__rt::lit::<f64>(1e-5f64, 1e-5f32)");
+        assert!(balanced("(a, b)") && !balanced("a, b") && !balanced("a; b"));
     }
 
     #[test]

@@ -22,6 +22,7 @@ pub mod splice;
 pub mod typing;
 pub mod elaborate;
 pub mod heal;
+pub mod conversion;
 pub mod validate;
 
 pub mod cache;

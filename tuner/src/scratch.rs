@@ -46,6 +46,19 @@ pub struct ScratchOptions {
     /// More directories not to copy (absolute), e.g. the workspace's target directory as
     /// `cargo metadata` gives it when it lies inside the package.
     pub skip: Vec<PathBuf>,
+    /// The `fptune` dependency the copy gets (a crate tuned without markers has none), and the
+    /// runtime's features it needs; a dependency the package has already keeps its source.
+    pub fptune: Option<FptuneDependency>,
+}
+
+/// The `fptune` runtime as a dependency of a scratch copy.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct FptuneDependency {
+    /// The runtime's package directory.
+    pub path: PathBuf,
+    /// Its features to turn on (`num-traits`, `simba`: the traits the crate's generic code
+    /// asks of its floats).
+    pub features: Vec<String>,
 }
 
 /// A scratch copy of a package, with its own target directory.
@@ -127,6 +140,10 @@ impl Scratch {
 
         let fixed = fix_manifest(&manifest_text, &scratch.source_root, workspace.as_ref())
             .with_context(|| format!("cannot make a standalone copy of {}", manifest_path.display()))?;
+        let fixed = match &options.fptune {
+            Some(dep) => with_fptune(&fixed, dep).with_context(|| format!("cannot add fptune to a copy of {}", manifest_path.display()))?,
+            None => fixed,
+        };
         let copy = scratch.manifest_path();
         fs::write(&copy, fixed).with_context(|| format!("cannot write {}", copy.display()))?;
         let lock = scratch.root.join("Cargo.lock");
@@ -427,6 +444,40 @@ const TARGET_ARRAYS: [&str; 4] = ["bin", "example", "test", "bench"];
 ///   `[profile]`, `[patch]` and `[replace]` copied, `package.workspace` and
 ///   `lints.workspace = true` removed. The workspace's lints are not copied: lints only warn or
 ///   refuse code, and a scratch build is there to test numbers, not style.
+/// `text` (a manifest) depending on the fptune runtime with `dep`'s features: a new `fptune`
+/// dependency at `dep.path`, or the package's own with the features added.
+fn with_fptune(text: &str, dep: &FptuneDependency) -> Result<String> {
+    let mut doc: DocumentMut = text.parse().context("the manifest is not valid TOML")?;
+    let deps = doc
+        .entry("dependencies")
+        .or_insert_with(|| Item::Table(Table::new()))
+        .as_table_like_mut()
+        .context("`dependencies` is not a table")?;
+    if deps.get("fptune").is_none() {
+        let mut t = toml_edit::InlineTable::new();
+        t.insert("path", Value::from(dep.path.display().to_string()));
+        deps.insert("fptune", Item::Value(Value::InlineTable(t)));
+    }
+    if !dep.features.is_empty() {
+        let entry = deps.get_mut("fptune").context("no fptune dependency")?;
+        if entry.is_str() {
+            let version = entry.as_str().unwrap_or_default().to_string();
+            let mut t = toml_edit::InlineTable::new();
+            t.insert("version", Value::from(version));
+            *entry = Item::Value(Value::InlineTable(t));
+        }
+        let table = entry.as_table_like_mut().context("the fptune dependency is not a table")?;
+        let features = table.entry("features").or_insert(Item::Value(Value::Array(Array::new())));
+        let array = features.as_array_mut().context("fptune's `features` is not an array")?;
+        for f in &dep.features {
+            if !array.iter().any(|v| v.as_str() == Some(f)) {
+                array.push(f.as_str());
+            }
+        }
+    }
+    Ok(doc.to_string())
+}
+
 fn fix_manifest(text: &str, package_root: &Path, workspace: Option<&Workspace>) -> Result<String> {
     let mut doc: DocumentMut = text.parse().context("the manifest is not valid TOML")?;
     let own_workspace = doc.contains_key("workspace");

@@ -140,7 +140,7 @@ pub fn typing_sources(sources: &[(String, String)], roots: &[String]) -> TypingS
     let mut out = TypingSources::default();
     for (rel, text) in sources {
         let Ok(file) = syn::parse_file(text) else { continue };
-        let mut finder = Finder { text, edits: Vec::new(), queries: Vec::new() };
+        let mut finder = Finder { text, edits: Vec::new(), queries: Vec::new(), deferred: Vec::new() };
         finder.visit_file(&file);
         if let Ok(tokens) = text.parse::<TokenStream>() {
             finder.literals(tokens);
@@ -221,6 +221,8 @@ struct Finder<'t> {
     edits: Vec<Edit>,
     /// (index of the edit holding the query, original range of the site, kind).
     queries: Vec<(usize, (usize, usize), QueryKind)>,
+    /// `let x;` bindings not assigned yet, in the order met: name and identifier range.
+    deferred: Vec<(String, (usize, usize))>,
 }
 
 impl Finder<'_> {
@@ -319,11 +321,31 @@ impl<'ast> Visit<'ast> for Finder<'_> {
     fn visit_local(&mut self, local: &'ast syn::Local) {
         syn::visit::visit_local(self, local);
         if local.init.is_none() {
-            // `let x;`: a borrow before its assignment would not compile.
+            // `let x;`: a borrow before its assignment would not compile; asked after the first
+            // statement that assigns it (`visit_block`).
+            if let syn::Pat::Ident(p) = &local.pat {
+                if let Some(range) = self.range(p.ident.span()) {
+                    self.deferred.push((p.ident.to_string(), range));
+                }
+            }
             return;
         }
         if let Some((_, end)) = self.range(local.semi_token.span) {
             self.ask_bindings(&local.pat, end, false);
+        }
+    }
+
+    fn visit_stmt(&mut self, stmt: &'ast syn::Stmt) {
+        syn::visit::visit_stmt(self, stmt);
+        // `x = value;`, the first assignment of a `let x;` above: the query follows it.
+        let syn::Stmt::Expr(syn::Expr::Assign(a), Some(semi)) = stmt else { return };
+        let syn::Expr::Path(p) = &*a.left else { return };
+        let Some(name) = p.path.get_ident().map(ToString::to_string) else { return };
+        let Some(i) = self.deferred.iter().rposition(|(n, _)| *n == name) else { return };
+        let (_, range) = self.deferred.remove(i);
+        if let Some((_, end)) = self.range(semi.span) {
+            self.edits.push(Edit::insert(end, format!(" {{ const fn {Q}<T: ?Sized>(x: &T) -> &T {{ x }} {Q}(&{name}); }}")));
+            self.queries.push((self.edits.len() - 1, range, QueryKind::Binding { name, closure: false }));
         }
     }
 

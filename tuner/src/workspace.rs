@@ -34,6 +34,39 @@ pub struct Workspace {
     /// The crate root file of each library, binary and example target (relative to the package
     /// root, `/`-separated): a crate's attributes go there.
     pub roots: Vec<String>,
+    /// The package's edition (`2015` crates name other crates through `extern crate`).
+    pub edition: String,
+    /// Crates the package's build uses, directly or not, whose traits the runtime implements
+    /// behind a feature (`num-traits`, `simba`), read from its `Cargo.lock`.
+    pub float_trait_crates: Vec<String>,
+}
+
+/// The runtime's features that implement the traits of crates a package uses (`num-traits`,
+/// `simba`), given the names of the packages in its lock file.
+pub fn runtime_features(locked: &[String]) -> Vec<String> {
+    ["num-traits", "simba"].iter().filter(|f| locked.iter().any(|l| l == *f)).map(|f| f.to_string()).collect()
+}
+
+/// Where the fptune runtime's sources are, for scratch copies of crates that do not depend on
+/// it: `FPTUNE_RUNTIME` when set, else the checkout this tuner was built from.
+pub fn runtime_dir() -> Result<PathBuf> {
+    let dir = match std::env::var_os("FPTUNE_RUNTIME").filter(|v| !v.is_empty()) {
+        Some(d) => PathBuf::from(d),
+        None => Path::new(env!("CARGO_MANIFEST_DIR")).join("../stochastic"),
+    };
+    dir.join("Cargo.toml").is_file().then(|| dir.canonicalize().unwrap_or(dir.clone())).with_context(|| {
+        format!(
+            "the fptune runtime is not at {}: a crate without the fptune dependency is tuned with the runtime of \
+             the checkout cargo-fptune was built from; set FPTUNE_RUNTIME to its `stochastic` directory",
+            dir.display()
+        )
+    })
+}
+
+/// The package names a `Cargo.lock` holds.
+fn locked_packages(lock: &Path) -> Vec<String> {
+    let Ok(text) = std::fs::read_to_string(lock) else { return Vec::new() };
+    text.lines().filter_map(|l| l.strip_prefix("name = \"").and_then(|r| r.strip_suffix('"'))).map(str::to_string).collect()
 }
 
 /// What to run: a binary or an example.
@@ -84,6 +117,9 @@ impl Workspace {
             .filter(|t| t.kind.iter().any(|k| matches!(k.to_string().as_str(), "lib" | "rlib" | "bin" | "example")))
             .filter_map(|t| t.src_path.strip_prefix(&root).ok().map(|p| p.as_str().replace('\\', "/")))
             .collect();
+        let mut locked = locked_packages(&root.join("Cargo.lock"));
+        locked.extend(locked_packages(&meta.workspace_root.clone().into_std_path_buf().join("Cargo.lock")));
+        let float_trait_crates = runtime_features(&locked);
         Ok(Workspace {
             name: package.name.to_string(),
             root,
@@ -100,6 +136,8 @@ impl Workspace {
                 .map(|p| p.into_std_path_buf()),
             target_dir: meta.target_directory.clone().into_std_path_buf(),
             roots,
+            edition: package.edition.to_string(),
+            float_trait_crates,
         })
     }
 

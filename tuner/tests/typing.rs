@@ -65,7 +65,7 @@ fn rustc_types_every_float_literal_of_the_corpus_crates() {
     }
 }
 
-/// Exploration: the current whole-crate conversion of the corpus, error codes counted.
+/// Exploration: the whole-crate conversion of the corpus, elaborated and healed.
 #[test]
 #[ignore]
 fn explore_dsa_conversion_of_the_corpus() {
@@ -78,34 +78,47 @@ fn explore_dsa_conversion_of_the_corpus() {
         .filter(|p| only.as_deref().is_none_or(|o| p.ends_with(o)))
         .collect();
     names.sort();
-    let fptune = Path::new(env!("CARGO_MANIFEST_DIR")).join("../stochastic").canonicalize().expect("fptune");
     for dir in names {
         let args = PackageArgs { manifest_path: Some(dir.join("Cargo.toml")), ..Default::default() };
         let ws = Workspace::locate(&args).expect("cargo metadata");
         let target = Path::new(env!("CARGO_TARGET_TMPDIR")).join("explore-target");
-        let scratch = Scratch::create(&dir, &ScratchOptions { target_dir: Some(target.clone()), ..Default::default() }).expect("scratch");
-        let manifest = std::fs::read_to_string(scratch.manifest_path()).expect("manifest");
-        let manifest = manifest.replacen("[dependencies]", &format!("[dependencies]\nfptune = {{ path = {:?} }}", fptune.display().to_string()), 1);
-        let manifest = if manifest.contains("fptune = ") { manifest } else { format!("{manifest}\n[dependencies]\nfptune = {{ path = {:?} }}\n", fptune.display().to_string()) };
-        std::fs::write(scratch.manifest_path(), manifest).expect("write");
-        let mut files = Vec::new();
-        for rel in ws.sources().expect("sources") {
-            let text = std::fs::read_to_string(dir.join(&rel)).expect("read");
-            if rel.starts_with("src/") {
-                files.push((rel.clone(), cargo_fptune::convert::mark_for_conversion(&text).expect("marks")));
-            }
-        }
-        scratch.apply_sources(&files).expect("apply");
+        let dep = cargo_fptune::scratch::FptuneDependency {
+            path: cargo_fptune::workspace::runtime_dir().expect("runtime"),
+            features: ws.float_trait_crates.clone(),
+        };
+        let options = ScratchOptions { target_dir: Some(target.clone()), fptune: Some(dep), ..Default::default() };
+        let scratch = Scratch::create(&dir, &options).expect("scratch");
+        let sources: Vec<(String, String)> =
+            ws.sources().expect("sources").iter().map(|rel| (rel.clone(), std::fs::read_to_string(dir.join(rel)).expect("read"))).collect();
         let mut opts = BuildOptions::for_scratch(&scratch);
-        opts.target_dir = Some(target);
+        opts.target_dir = Some(target.join("typing"));
+        let name = dir.file_name().unwrap_or_default().to_string_lossy().to_string();
+        let typed = typing_build(&scratch, &sources, &ws.roots, opts.clone(), &PathBuf::from(format!("/tmp/typing-{name}.log"))).expect("typing");
+        let extern_roots = if ws.edition == "2015" { ws.roots.clone() } else { Vec::new() };
+        let elaborated = cargo_fptune::elaborate::elaborate(&sources, &typed.typing, &extern_roots);
+        let base = cargo_fptune::elaborate::texts(&sources, &elaborated);
+        for (rel, text) in &base {
+            let path = PathBuf::from(format!("/tmp/base-{name}/{rel}"));
+            std::fs::create_dir_all(path.parent().expect("dir")).expect("mkdir");
+            std::fs::write(&path, text).expect("write");
+        }
+        let users: std::collections::BTreeMap<String, &str> = sources.iter().map(|(r, t)| (r.clone(), t.as_str())).collect();
+        let splices: std::collections::BTreeMap<String, cargo_fptune::splice::Spliced> =
+            elaborated.iter().map(|e| (e.file.clone(), e.spliced.clone())).collect();
+        let mut opts = BuildOptions::for_scratch(&scratch);
+        opts.target_dir = Some(target.clone());
         opts.check = true;
         opts.stochastic = true;
-        let log = PathBuf::from(format!("/tmp/explore-{}.log", dir.file_name().unwrap_or_default().to_string_lossy()));
-        let built = cargo_fptune::cargo::build(&opts, &log).expect("cargo");
-        let mut codes: std::collections::BTreeMap<String, usize> = Default::default();
-        for e in &built.errors {
-            *codes.entry(e.code.clone().unwrap_or_else(|| e.message.chars().take(40).collect())).or_default() += 1;
+        let log = PathBuf::from(format!("/tmp/explore-{name}.log"));
+        let _ = std::fs::remove_file(&log);
+        let healed = cargo_fptune::conversion::heal(&scratch, &opts, &base, &Default::default(), &users, &splices, &log).expect("heal");
+        let lossy = healed.heals.iter().filter(|h| h.lossy()).count();
+        eprintln!("{name:<24} heals {:>3} (lossy {lossy:>2}) rounds {:>2} stuck {:>3}", healed.heals.len(), healed.rounds, healed.stuck.len());
+        for s in healed.stuck.iter().take(6) {
+            eprintln!("    {}", s.to_string().lines().next().unwrap_or_default());
         }
-        eprintln!("{:<24} errors {:>4} {:?}", dir.file_name().unwrap_or_default().to_string_lossy(), built.errors.len(), codes);
+        for h in healed.heals.iter().filter(|h| h.lossy()).take(4) {
+            eprintln!("    lossy {}:{} {}", h.file, h.start, h.why);
+        }
     }
 }

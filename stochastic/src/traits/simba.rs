@@ -184,6 +184,29 @@ impl<F: Format> SubsetOf<Stochastic<F>> for f32 {
     }
 }
 
+/// A stochastic value in a primitive superset (generic code written `T: SubsetOf<f64>`, which
+/// reads constants of `f64` tables into `T`): out, the mean (the samples are lost there); in, the
+/// primitive value exactly (rounded to nearest into a narrower format).
+macro_rules! primitive_superset {
+    ($($p:ty),*) => {$(
+        impl<F: Format> SubsetOf<$p> for Stochastic<F> {
+            #[inline]
+            fn to_superset(&self) -> $p {
+                super::num::mean(self) as $p
+            }
+            #[inline]
+            fn from_superset_unchecked(element: &$p) -> Self {
+                Stochastic::from_f64(f64::from(*element))
+            }
+            #[inline]
+            fn is_in_subset(_: &$p) -> bool {
+                true
+            }
+        }
+    )*};
+}
+primitive_superset!(f64, f32);
+
 macro_rules! integer_subset {
     ($($t:ty => |$x:ident| $sign_magnitude:expr),*) => {$(
         /// In: rounded to nearest, once; out: the mean converted with `as` (truncated,
