@@ -76,7 +76,9 @@ fn expand(args: TokenStream, item: TokenStream, user_facing: bool) -> TokenStrea
     errors.extend(stray_markers(&item));
     strip_markers(&mut item, false);
 
-    Rewriter::new(context, STOCHASTIC).visit_item_mut(&mut item);
+    let mut rewriter = Rewriter::new(context, STOCHASTIC);
+    rewriter.printed = top.marker.printed;
+    rewriter.visit_item_mut(&mut item);
     if STOCHASTIC {
         StochasticTypes.visit_item_mut(&mut item);
     }
@@ -386,6 +388,8 @@ struct Rewriter {
     /// For each enclosing function (None for a closure): its return type when that is a
     /// storable float.
     returns: Vec<Option<Option<Type>>>,
+    /// `#[fptune::tune(printed)]`: the arguments of printing macros are recorded.
+    printed: bool,
 }
 
 const ARITH: [&str; 5] = ["add", "sub", "mul", "div", "rem"];
@@ -760,7 +764,7 @@ fn store_expr(e: Expr, ty: Option<&Type>, aliases: &BTreeSet<String>) -> Expr {
 
 impl Rewriter {
     fn new(cx: Context, stochastic: bool) -> Rewriter {
-        Rewriter { cx, stochastic, scopes: vec![HashMap::new()], returns: Vec::new() }
+        Rewriter { cx, stochastic, scopes: vec![HashMap::new()], returns: Vec::new(), printed: false }
     }
 
     fn bind(&mut self, name: String, b: Binding) {
@@ -1044,6 +1048,11 @@ impl Rewriter {
                         // `name = value` in a format macro is a named argument, not a store.
                         Expr::Assign(a) if format_like => self.visit_expr_mut(&mut a.right),
                         _ => self.visit_expr_mut(arg),
+                    }
+                }
+                if let Some(at) = crate::printed::format_index(&name).filter(|_| self.printed) {
+                    if let Some(recorded) = crate::printed::record(&args, at) {
+                        args = recorded;
                     }
                 }
                 mac.tokens = args.into_token_stream();

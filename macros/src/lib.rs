@@ -5,6 +5,7 @@
 use proc_macro::TokenStream;
 
 mod expand;
+mod printed;
 
 /// Marks an item (an inline `mod`, a `fn`, an `impl`, a `struct`, a `type` alias, a `static` or
 /// `const`) whose floats fptune may tune. Inside it, `#[tune]` or `#[tune(group = "name")]` marks a

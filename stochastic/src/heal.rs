@@ -19,6 +19,7 @@
 use half::{bf16, f16};
 
 use crate::format::Format;
+use crate::knob::{Knob, Ndyn, Sdyn, Tag};
 use crate::rt::Store;
 use crate::value::Stochastic;
 
@@ -104,6 +105,43 @@ impl<T: ToNative + Copy> ToNative for &T {
         (*self).to_native()
     }
 }
+
+/// The single build's values of run-time format: already the crate's own (stochastic in its DSA
+/// build), and made primitive in their declared format (`Knob<F, ..>`), or in `f64`
+/// (`Sdyn`, `Ndyn`, which carry no declared one).
+macro_rules! dynamic {
+    ($($V:ty),*) => {$(
+        impl ToStochastic for $V {
+            type Out = $V;
+            #[inline(always)]
+            fn to_stochastic(self) -> $V {
+                self
+            }
+        }
+        impl ToNative for $V {
+            type Out = f64;
+            #[inline(always)]
+            fn to_native(self) -> f64 {
+                self.store()
+            }
+        }
+        impl<F: Tag, const K: u32> ToStochastic for Knob<F, K, $V> {
+            type Out = Self;
+            #[inline(always)]
+            fn to_stochastic(self) -> Self {
+                self
+            }
+        }
+        impl<F: Tag, const K: u32> ToNative for Knob<F, K, $V> {
+            type Out = F;
+            #[inline(always)]
+            fn to_native(self) -> F {
+                self.store()
+            }
+        }
+    )*};
+}
+dynamic!(Sdyn, Ndyn);
 
 macro_rules! containers {
     ($Trait:ident, $method:ident) => {

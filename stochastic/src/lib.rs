@@ -42,6 +42,7 @@ mod heal;
 mod knob;
 mod lanes;
 mod math;
+mod printed;
 mod ops;
 mod rng;
 mod round;
@@ -55,6 +56,7 @@ pub mod __rt {
     //! Support for the code `#[fptune::tune]` expands to: not a public API.
     pub use crate::knob::{set_formats, Dyn, DynMath, Fmt, Knob, Ndyn, Sdyn, Tag, CONSTANT, FORMATS_ENV, MAX_UNITS};
     pub use crate::heal::{to_native, to_stochastic, ToNative, ToStochastic};
+    pub use crate::printed::{printing, Printing, PRINTED_ENV, PRINTED_PREFIX};
     pub use crate::rt::*;
     pub use crate::startup::started;
 }

@@ -1416,6 +1416,7 @@ where
 
 /// Every dispatch trait, for a glob import where the expansion calls them.
 pub mod prelude {
+    pub use crate::printed::{FloatPrinted, StdPrinted};
     pub use super::{
         FloatAdd, FloatAtan2, FloatCmp, FloatCompoundKind, FloatCopy, FloatDiv, FloatFold, FloatHypot,
         FloatMax, FloatMin, FloatMul, FloatPowf, FloatRem, FloatStore, FloatSub, HalfMath, StdAdd,

@@ -252,10 +252,14 @@ pub fn type_text(ty: &Type) -> String {
 pub struct Marker {
     /// The group, with the span of its name.
     pub group: Option<(String, Span)>,
+    /// `#[fptune::tune(printed)]`: the floats the item prints are checked results too, in runs
+    /// that ask for them (the tuner's `--check-printed`).
+    pub printed: bool,
 }
 
 mod kw {
     syn::custom_keyword!(group);
+    syn::custom_keyword!(printed);
 }
 
 impl Parse for Marker {
@@ -273,11 +277,14 @@ impl Parse for Marker {
                     return Err(syn::Error::new(name.span(), "`group` is given twice"));
                 }
                 marker.group = Some((name.value(), name.span()));
+            } else if input.peek(kw::printed) {
+                input.parse::<kw::printed>()?;
+                marker.printed = true;
             } else {
                 let unknown: proc_macro2::TokenTree = input.parse()?;
                 return Err(syn::Error::new(
                     unknown.span(),
-                    format!("unknown argument `{unknown}`: `#[tune]` takes `group = \"name\"`"),
+                    format!("unknown argument `{unknown}`: `#[tune]` takes `group = \"name\"` (and `#[fptune::tune]` also `printed`)"),
                 ));
             }
             if !input.is_empty() {

@@ -27,7 +27,6 @@ use serde::{Deserialize, Serialize};
 use crate::cli::{exit, BatchArgs, PackageArgs, TuneArgs};
 use crate::config::{self, Digits};
 use crate::console::Console;
-use crate::knobs;
 use crate::lab::{self, Lab, TuneError};
 use crate::model::{census, FloatFormat};
 use crate::report;
@@ -364,13 +363,7 @@ fn tune_crate(
             run: args.run.clone(),
             ..TuneArgs::default()
         };
-        let settings = config::resolve(&tune_args, &ws.metadata, &ws.root)?;
-        if !ws.depends_on_fptune {
-            bail!("package `{}` does not depend on fptune", ws.name);
-        }
-        let inv = knobs::inventory(&ws.root, &ws.sources()?)?;
-        inv.require_knobs_and_checks()?;
-        Ok((ws, settings, inv))
+        crate::setup::setup(&tune_args)
     })();
     let (ws, settings, inv) = match setup {
         Ok(s) => s,
@@ -403,6 +396,7 @@ fn tune_crate(
         }
     };
     table.units = prepared.units.len();
+    table.knobs = prepared.knobs;
     table.reference_digits = prepared.reference.iter().map(|r| r.digits).reduce(f64::min);
     table.prepare_seconds = prepared.counts.total_seconds;
     table.prepare_builds = prepared.counts.other_builds;
@@ -420,12 +414,12 @@ fn tune_crate(
                 };
                 let written = std::fs::create_dir_all(&requirement_settings.out)
                     .map_err(anyhow::Error::from)
-                    .and_then(|()| report::write(&requirement_settings, &ws, &inv, &tuned));
+                    .and_then(|()| report::write(&requirement_settings, &ws, &tuned));
                 let c = &tuned.counts;
                 let f = &tuned.final_check;
                 row.status = "tuned".into();
                 row.formats = {
-                    let mut formats = vec![FloatFormat::F64; inv.knobs.len()];
+                    let mut formats = vec![FloatFormat::F64; tuned.inventory.knobs.len()];
                     for u in &tuned.units {
                         for &knob in &u.knobs {
                             formats[knob] = tuned.search.configuration.0[u.id];

@@ -18,6 +18,9 @@ pub mod exit {
     pub const ORIGINAL: i32 = 4;
     /// Interrupted (Ctrl-C); scratch dirs were removed.
     pub const INTERRUPTED: i32 = 5;
+    /// The crate uses code fptune cannot convert for its builds: the message says where, and
+    /// what to write instead.
+    pub const CONVERSION: i32 = 6;
     /// Internal error.
     pub const INTERNAL: i32 = 70;
 }
@@ -29,6 +32,8 @@ Exit codes:
   3   the requirement exceeds the digits of the reference itself
   4   the original crate fails to build or to run
   5   interrupted (Ctrl-C): scratch directories were removed
+  6   fptune cannot convert some of the crate's code for its builds: the message says where
+      and what to write instead
   70  internal error
 
 Settings come from the command line, then [package.metadata.fptune] in Cargo.toml, then defaults.
@@ -147,6 +152,20 @@ pub struct RunArgs {
     /// native builds, whose results and times are the program's, keep the crate's own flags.
     #[arg(long, value_name = "CPU")]
     pub dsa_cpu: Option<String>,
+    /// Zero-touch: every float declaration of the crate is a knob (lets, written or inferred,
+    /// parameters, returns, fields, consts, statics, type aliases), and, where the crate has no
+    /// `fptune::check!`, every float it prints is a checked result. Needs no marker and no
+    /// fptune dependency; markers, where present, narrow the sets
+    #[arg(long)]
+    pub auto: bool,
+    /// With --auto, only the declarations in this file or directory (repeatable; relative to the
+    /// package)
+    #[arg(long, value_name = "PATH")]
+    pub auto_in: Vec<String>,
+    /// Every float the program prints (`print!`, `println!`, `write!`, `writeln!`, in order) is
+    /// a checked result, beside the `check!`s
+    #[arg(long)]
+    pub check_printed: bool,
 }
 
 /// When a cost-saving strategy is used.

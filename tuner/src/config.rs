@@ -35,6 +35,13 @@ pub struct Metadata {
     pub seed: Option<u64>,
     /// Output directory, relative to the package.
     pub out: Option<PathBuf>,
+    /// Zero-touch: every float declaration is a knob (where no `#[tune]` narrows them).
+    pub auto: Option<bool>,
+    /// With `auto`, only the declarations in these files or directories (relative to the
+    /// package).
+    pub auto_in: Option<Vec<String>>,
+    /// Every float the program prints is a checked result (also without `auto`).
+    pub check_printed: Option<bool>,
 }
 
 impl Metadata {
@@ -44,7 +51,7 @@ impl Metadata {
             None | Some(serde_json::Value::Null) => Ok(Metadata::default()),
             Some(v) => serde_json::from_value(v.clone()).context(
                 "[package.metadata.fptune] in Cargo.toml is not valid: its keys are digits, digits-for, \
-                 bin, example, args, target, jobs, timeout, seed, out",
+                 bin, example, args, target, jobs, timeout, seed, out, auto, auto-in, check-printed",
             ),
         }
     }
@@ -99,6 +106,14 @@ pub struct Settings {
     pub single_build: When,
     /// The CPU DSA builds are compiled for (`-C target-cpu`); `None`: the target's default.
     pub dsa_cpu: Option<String>,
+    /// Zero-touch (`--auto`): every float declaration a knob, where no `#[tune]` marks some.
+    pub auto: bool,
+    /// With `auto`, only declarations in these paths (files or directories, relative to the
+    /// package, `/`-separated); every program file when empty.
+    pub auto_in: Vec<String>,
+    /// Every float the program prints (`print!`, `println!`, `write!`, `writeln!`) is a checked
+    /// result: with `--check-printed`, or with `auto` when the crate has no `check!`.
+    pub check_printed: bool,
 }
 
 /// A built-in target by name.
@@ -216,6 +231,12 @@ pub fn resolve(cli: &TuneArgs, meta: &Metadata, package_root: &Path) -> Result<S
         native_first: cli.run.native_first,
         single_build: cli.run.single_build,
         dsa_cpu: dsa_cpu(cli.run.dsa_cpu.as_deref().unwrap_or("native"))?,
+        auto: cli.run.auto || !cli.run.auto_in.is_empty() || meta.auto.unwrap_or(false) || meta.auto_in.is_some(),
+        auto_in: if cli.run.auto_in.is_empty() { meta.auto_in.clone().unwrap_or_default() } else { cli.run.auto_in.clone() }
+            .into_iter()
+            .map(|p| p.trim_start_matches("./").trim_end_matches('/').replace('\\', "/"))
+            .collect(),
+        check_printed: cli.run.check_printed || meta.check_printed.unwrap_or(false),
     })
 }
 

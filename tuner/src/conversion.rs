@@ -124,25 +124,29 @@ pub struct Healed {
 /// The most builds a search for heals makes.
 pub const MAX_ROUNDS: usize = 12;
 
-/// Builds `sources` (elaborated) in `scratch` as a stochastic build, with `extra` edits, until it
-/// compiles or no heal answers its errors. `opts` should be a stochastic check build's; `users`
+/// Builds `sources` (elaborated) in `scratch` as a stochastic build, with `extra` edits and the
+/// heals `given`, until it compiles or no heal answers its errors; the heals returned include
+/// those given. `opts` should be a stochastic check build's; `users`
 /// are the user's texts and `elaborated` the splices that made `sources` from them, for places.
+#[allow(clippy::too_many_arguments)]
 pub fn heal(
     scratch: &Scratch,
     opts: &BuildOptions,
     sources: &[(String, String)],
     extra: &BTreeMap<String, Vec<Edit>>,
+    given: &[Heal],
     users: &BTreeMap<String, &str>,
     elaborated: &BTreeMap<String, Spliced>,
     log: &Path,
 ) -> Result<Healed> {
-    let mut healed = Healed::default();
+    let mut healed = Healed { heals: given.to_vec(), ..Healed::default() };
     let base: BTreeMap<&str, &str> = sources.iter().map(|(r, t)| (r.as_str(), t.as_str())).collect();
     loop {
         let built_files = stochastic_files(sources, extra, &healed.heals)?;
+        // The scratch copy holds the user's files: every file that differs from them is written.
         let files: Vec<(String, String)> = built_files
             .iter()
-            .filter(|(rel, s)| base.get(rel.as_str()) != Some(&s.text.as_str()))
+            .filter(|(rel, s)| users.get(rel.as_str()) != Some(&s.text.as_str()))
             .map(|(rel, s)| (rel.clone(), s.text.clone()))
             .collect();
         scratch.apply_sources(&files)?;

@@ -47,6 +47,22 @@ pub fn single_build_sources(
     units: &[Unit],
     native: bool,
 ) -> Result<Vec<(String, String)>> {
+    let edits = single_build_edits(sources, knobs, units, native)?;
+    let mut out = Vec::new();
+    for (file, text) in sources {
+        let Some(edits) = edits.get(file) else { continue };
+        out.push((file.clone(), splice(text, edits).with_context(|| format!("{file}: two knobs claim the same type tokens"))?.text));
+    }
+    Ok(out)
+}
+
+/// The edits of [`single_build_sources`], by file.
+pub fn single_build_edits(
+    sources: &[(String, String)],
+    knobs: &[Knob],
+    units: &[Unit],
+    native: bool,
+) -> Result<BTreeMap<String, Vec<Edit>>> {
     let mut unit_of: Vec<Option<String>> = vec![None; knobs.len()];
     for unit in units.iter().filter(|u| u.pinned.is_none()) {
         let constant = unit.knobs.iter().any(|&k| is_constant(&knobs[k]));
@@ -61,7 +77,7 @@ pub fn single_build_sources(
             unit_of[k] = Some(written.clone());
         }
     }
-    knobs_written(sources, knobs, |k| match &unit_of[k.id] {
+    leaf_edits(sources, knobs, |k| match &unit_of[k.id] {
         Some(u) => format!("::fptune::__rt::Knob<{}, {u}>", k.declared.rust()),
         None => k.declared.rust().to_string(),
     })
@@ -83,22 +99,6 @@ pub fn constant_unit_obstacle(knobs: &[Knob], units: &[Unit]) -> Option<String> 
         .map(|u| u.knobs.iter().map(|&k| format!("`{}` ({})", knobs[k].name, knobs[k].place())).collect::<Vec<_>>().join(", "))
         .collect();
     (!mixed.is_empty()).then(|| format!("a `const` or `static` knob shares a type with a variable: {}", mixed.join("; ")))
-}
-
-/// The files with knobs, each knob's leaves replaced by `written(knob)`.
-fn knobs_written(
-    sources: &[(String, String)],
-    knobs: &[Knob],
-    written: impl Fn(&Knob) -> String,
-) -> Result<Vec<(String, String)>> {
-    let edits = leaf_edits(sources, knobs, written)?;
-    let mut out = Vec::new();
-    for (file, text) in sources {
-        let Some(edits) = edits.get(file) else { continue };
-        let new = splice(text, edits).with_context(|| format!("{file}: two knobs claim the same type tokens"))?;
-        out.push((file.clone(), new.text));
-    }
-    Ok(out)
 }
 
 /// The edits that write each knob's leaves as `written(knob)`, by file.

@@ -41,6 +41,8 @@ pub enum Written {
     Extern,
     /// A literal written with its type.
     Literal,
+    /// A zero-touch marker (`#[fptune::tune]`, `#[tune]`).
+    Marker,
     /// A binding's type written (`: T` after the pattern): the binding's identifier range in the
     /// original.
     Annotation {

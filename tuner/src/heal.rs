@@ -37,6 +37,9 @@ pub enum Fix {
     ToStochastic,
     /// `::fptune::__rt::to_native(e)`.
     ToNative,
+    /// `<_ as ::fptune::__rt::Store<T>>::store(e)`: a value of run-time format (the single
+    /// build's `Sdyn`, a knob) converted into `T`, the type rustc expects there.
+    Store(String),
     /// `::fptune::Stochastic::<F>::constant(e)` (in a `const` or `static`).
     Constant(String),
     /// A float type named in a path (`f64::from_bits`) written `::core::primitive::f64`, which the
@@ -75,6 +78,7 @@ impl Heal {
         match &self.fix {
             Fix::ToStochastic => wrap(self.start, self.end, "::fptune::__rt::to_stochastic("),
             Fix::ToNative => wrap(self.start, self.end, "::fptune::__rt::to_native("),
+            Fix::Store(ty) => wrap(self.start, self.end, &format!("<_ as ::fptune::__rt::Store<{ty}>>::store(")),
             Fix::Constant(f) => wrap(self.start, self.end, &format!("::fptune::Stochastic::<{f}>::constant(")),
             Fix::KeepPrimitive(ty) => vec![Edit::replace(self.start, self.end, format!("::core::primitive::{ty}"))],
             Fix::Unconst => vec![Edit::replace(self.start, self.end, "")],
@@ -267,6 +271,11 @@ fn normalize(ty: &str) -> String {
     for (from, to) in [("Stochastic<f64>", "F"), ("Stochastic<f32>", "F"), ("Stochastic<f16>", "F"), ("Stochastic<bf16>", "F"), ("{float}", "F")] {
         t = t.replace(from, to);
     }
+    // The single build's values of run-time format: `Sdyn`, `Ndyn`, `Knob<F, U, ..>`.
+    t = replace_generic(&t, "Knob<", "F");
+    for (from, to) in [("fptune::__rt::Sdyn", "F"), ("fptune::__rt::Ndyn", "F"), ("Sdyn", "F"), ("Ndyn", "F")] {
+        t = t.replace(from, to);
+    }
     let mut out = String::new();
     for w in split_words(&t) {
         out.push_str(match w.as_str() {
@@ -275,6 +284,85 @@ fn normalize(ty: &str) -> String {
         });
     }
     out
+}
+
+/// `t` with every `Name<..>` (brackets balanced) written `to`.
+fn replace_generic(t: &str, name: &str, to: &str) -> String {
+    let mut out = String::new();
+    let mut rest = t;
+    while let Some(p) = rest.find(name) {
+        let before = &rest[..p];
+        // Any path before the name (`fptune::__rt::`) goes with it.
+        let keep = before.trim_end_matches(|c: char| c.is_alphanumeric() || c == '_' || c == ':');
+        out.push_str(keep);
+        let mut depth = 0;
+        let mut end = rest.len();
+        for (i, c) in rest[p + name.len() - 1..].char_indices() {
+            match c {
+                '<' => depth += 1,
+                '>' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        end = p + name.len() - 1 + i + 1;
+                        break;
+                    }
+                }
+                _ => {}
+            }
+        }
+        out.push_str(to);
+        rest = &rest[end..];
+    }
+    out.push_str(rest);
+    out
+}
+
+/// A float type as rustc prints it (`Stochastic<f64>`, `Vec<fptune::__rt::Sdyn>`), written so
+/// that it names the same type anywhere: fptune's types by their full paths. `None` for a type
+/// that names anything else.
+fn qualified(ty: &str) -> Option<String> {
+    struct Qualify(bool);
+    impl syn::visit_mut::VisitMut for Qualify {
+        fn visit_path_mut(&mut self, p: &mut syn::Path) {
+            let names: Vec<String> = p.segments.iter().map(|s| s.ident.to_string()).collect();
+            let full = match names.iter().map(String::as_str).collect::<Vec<_>>().as_slice() {
+                // A primitive written so that the stochastic build does not map it.
+                ["f64"] => Some("::core::primitive::f64"),
+                ["f32"] => Some("::core::primitive::f32"),
+                ["Vec" | "Option" | "usize"] => None,
+                ["Stochastic"] => Some("::fptune::Stochastic"),
+                ["Sdyn"] | ["fptune", "__rt", "Sdyn"] => Some("::fptune::__rt::Sdyn"),
+                ["Ndyn"] | ["fptune", "__rt", "Ndyn"] => Some("::fptune::__rt::Ndyn"),
+                ["Knob"] | ["fptune", "__rt", "Knob"] => Some("::fptune::__rt::Knob"),
+                ["f16"] | ["fptune", "f16"] | ["half", "f16"] => Some("::fptune::f16"),
+                ["bf16"] | ["fptune", "bf16"] | ["half", "bf16"] => Some("::fptune::bf16"),
+                ["fptune", "__rt", "CONSTANT"] | ["CONSTANT"] => Some("::fptune::__rt::CONSTANT"),
+                _ => {
+                    self.0 = false;
+                    None
+                }
+            };
+            if let Some(full) = full {
+                let args = p.segments.last().map(|s| s.arguments.clone());
+                if let Ok(mut q) = syn::parse_str::<syn::Path>(full) {
+                    if let (Some(last), Some(args)) = (q.segments.last_mut(), args) {
+                        last.arguments = args;
+                    }
+                    *p = q;
+                }
+            }
+            syn::visit_mut::visit_path_mut(self, p);
+        }
+    }
+    let mut parsed: syn::Type = syn::parse_str(ty).ok()?;
+    let mut q = Qualify(true);
+    syn::visit_mut::VisitMut::visit_type_mut(&mut q, &mut parsed);
+    q.0.then(|| quote::ToTokens::to_token_stream(&parsed).to_string())
+}
+
+/// A value of run-time format (the single build's): `Sdyn`, `Ndyn`, `Knob<..>`.
+fn dynamic(ty: &str) -> bool {
+    ty.contains("Sdyn") || ty.contains("Ndyn") || ty.contains("Knob<")
 }
 
 fn split_words(t: &str) -> Vec<String> {
@@ -331,6 +419,16 @@ fn heals_for(e: &Diagnostic, name: &str, file: &Built<'_>, (a, b): (usize, usize
                 // the value is made stochastic and lent (a buffer lent mutably cannot be).
                 return match shared_referent(base, range) {
                     Some(inner) if stochastic(&x) && !stochastic(&y) => vec![make(inner, Fix::ToStochastic)],
+                    _ => Vec::new(),
+                };
+            }
+            if (dynamic(&x) || dynamic(&y)) && x != y {
+                // A value of run-time format meets one of a known format: converted into the
+                // type rustc expects. (rustc names the first token of an expression the macro
+                // rewrote: the whole expression starting there is the value.)
+                let range = widest_at(base, range);
+                return match (expression_at(base, range), qualified(&x)) {
+                    (Some(()), Some(ty)) => vec![make(range, Fix::Store(ty))],
                     _ => Vec::new(),
                 };
             }
@@ -495,6 +593,36 @@ fn find_expr<T>(text: &str, range: (usize, usize), pick: impl Fn(&syn::Expr, &dy
     let mut f = Finder { text, range, pick: &pick, out: None };
     f.visit_file(&file);
     f.out
+}
+
+/// The outermost operation (arithmetic, a method chain, a cast, an index) that starts where
+/// `range` starts and holds it: the value rustc means when it points at the first token of an
+/// expression `#[fptune::tune]` rewrote (its spans are that token's).
+fn widest_at(text: &str, range: (usize, usize)) -> (usize, usize) {
+    struct Finder<'t> {
+        text: &'t str,
+        range: (usize, usize),
+        best: (usize, usize),
+    }
+    impl<'ast> Visit<'ast> for Finder<'_> {
+        fn visit_expr(&mut self, e: &'ast syn::Expr) {
+            let (s, t) = (e.span().start(), e.span().end());
+            if let (Some(a), Some(b)) = (splice::offset(self.text, s.line, s.column), splice::offset(self.text, t.line, t.column)) {
+                let operation = matches!(
+                    e,
+                    syn::Expr::Binary(_) | syn::Expr::MethodCall(_) | syn::Expr::Cast(_) | syn::Expr::Unary(_) | syn::Expr::Index(_) | syn::Expr::Field(_) | syn::Expr::Paren(_)
+                );
+                if a == self.range.0 && b >= self.range.1 && operation && b - a > self.best.1 - self.best.0 {
+                    self.best = (a, b);
+                }
+            }
+            syn::visit::visit_expr(self, e);
+        }
+    }
+    let Ok(file) = syn::parse_file(text) else { return range };
+    let mut f = Finder { text, range, best: range };
+    f.visit_file(&file);
+    f.best
 }
 
 /// Whether `range` is a whole expression (not the function a call calls).
@@ -751,6 +879,20 @@ mod tests {
     use crate::splice::splice;
 
     #[test]
+    fn values_of_run_time_format_are_floats_too() {
+        assert!(float_shaped("Stochastic<f64>", "fptune::__rt::Sdyn"));
+        assert!(float_shaped("Vec<Stochastic<f64>>", "Vec<fptune::__rt::Knob<f64, 3>>"));
+        assert!(float_shaped("f64", "Knob<f64, { 4 | ::fptune::__rt::CONSTANT }, Ndyn>"));
+        assert!(dynamic("Sdyn") && !dynamic("Stochastic<f64>"));
+        assert_eq!(qualified("Stochastic<f64>").as_deref(), Some(":: fptune :: Stochastic < :: core :: primitive :: f64 >"));
+        assert_eq!(
+            qualified("Vec<fptune::__rt::Knob<f64, 3>>").as_deref(),
+            Some("Vec < :: fptune :: __rt :: Knob < :: core :: primitive :: f64 , 3 > >")
+        );
+        assert_eq!(qualified("V3"), None);
+    }
+
+    #[test]
     fn float_kinds_are_told_apart_from_other_types() {
         assert!(float_shaped("Stochastic<f64>", "f64"));
         assert!(float_shaped("Vec<Stochastic<f32>>", "Vec<f32>"));
@@ -789,6 +931,21 @@ mod tests {
         assert_eq!(lits.len(), 1);
         assert_eq!(&text[lits[0].0..lits[0].1], "::fptune::__rt::lit::<f64>(1e-5f64, 1e-5f32)");
         assert!(balanced("(a, b)") && !balanced("a, b") && !balanced("a; b"));
+    }
+
+    #[test]
+    fn the_value_a_first_token_stands_for_is_the_operation_it_starts() {
+        let text = "fn f() { let v = S { imag: r46 * *x, re: a }; g(zeta - z); }\n";
+        let at = |needle: &str| {
+            let a = text.find(needle).expect("needle");
+            (a, a + needle.len())
+        };
+        let r = widest_at(text, at("r46"));
+        assert_eq!(&text[r.0..r.1], "r46 * *x");
+        let z = widest_at(text, at("zeta"));
+        assert_eq!(&text[z.0..z.1], "zeta - z");
+        let a = widest_at(text, at("a }"));
+        assert_eq!(&text[a.0..a.1], "a }");
     }
 
     #[test]

@@ -21,6 +21,23 @@ pub struct Inventory {
     /// Source texts as read (relative path, text), for rewriting.
     #[serde(skip)]
     pub sources: Vec<(String, String)>,
+    /// Knobs marked on a `let` whose type is not written (`#[tune] let x = a * b;`): the tuner
+    /// writes the type rustc infers before it finds the knobs ([`crate::elaborate`]); one still
+    /// here is one whose type it could not write.
+    pub untyped: Vec<Untyped>,
+}
+
+/// A knob marked on a `let` without a written type.
+#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+pub struct Untyped {
+    /// The file.
+    pub file: String,
+    /// 1-based line of the name.
+    pub line: usize,
+    /// 1-based column of the name.
+    pub column: usize,
+    /// The variable.
+    pub name: String,
 }
 
 /// A `fptune::check!` call site.
@@ -35,15 +52,25 @@ pub struct Check {
 /// Reads every source of the package and finds its knobs and checks. Marker errors (the same
 /// ones the compiler would give) are all reported, with their places.
 pub fn inventory(root: &Path, files: &[String]) -> Result<Inventory> {
-    let mut inv = Inventory::default();
-    let mut errors = String::new();
+    let mut sources = Vec::new();
     for rel in files {
         let text = std::fs::read_to_string(root.join(rel)).with_context(|| format!("reading {rel}"))?;
+        sources.push((rel.clone(), text));
+    }
+    inventory_of(sources)
+}
+
+/// [`inventory`] of texts already read (the package's, or the tuner's elaborated ones).
+pub fn inventory_of(sources: Vec<(String, String)>) -> Result<Inventory> {
+    let mut inv = Inventory::default();
+    let mut errors = String::new();
+    for (rel, text) in sources {
         let file = match syn::parse_file(&text) {
             Ok(f) => f,
             Err(e) => {
                 let at = e.span().start();
                 let _ = writeln!(errors, "{rel}:{}:{}: {e}", at.line, at.column + 1);
+                inv.sources.push((rel, text));
                 continue;
             }
         };
@@ -68,10 +95,13 @@ pub fn inventory(root: &Path, files: &[String]) -> Result<Inventory> {
                 leaves: k.leaves.iter().map(|l| LeafSpan { start: l.start, end: l.end }).collect(),
             });
         }
-        let mut checks = Checks { rel, found: Vec::new() };
+        for u in d.untyped {
+            inv.untyped.push(Untyped { file: rel.clone(), line: u.line, column: u.column, name: u.name });
+        }
+        let mut checks = Checks { rel: &rel, found: Vec::new() };
         checks.visit_file(&file);
         inv.checks.extend(checks.found);
-        inv.sources.push((rel.clone(), text));
+        inv.sources.push((rel, text));
     }
     if !errors.is_empty() {
         bail!("the fptune markers have errors (cargo build shows the same):\n{errors}");
@@ -80,18 +110,20 @@ pub fn inventory(root: &Path, files: &[String]) -> Result<Inventory> {
 }
 
 impl Inventory {
-    /// Refuses a package with nothing to tune or nothing to check.
-    pub fn require_knobs_and_checks(&self) -> Result<()> {
-        if self.knobs.is_empty() {
+    /// Refuses a package with nothing to tune or nothing to check (`printed`: the floats it
+    /// prints are checked).
+    pub fn require_knobs_and_checks(&self, printed: bool) -> Result<()> {
+        if self.knobs.is_empty() && self.untyped.is_empty() {
             bail!(
                 "no knobs: mark the float variables to tune with #[tune] inside an item carrying \
-                 #[fptune::tune] (see the README, \"Marking a crate\")"
+                 #[fptune::tune] (see the README, \"Marking a crate\"), or tune every float declaration \
+                 with --auto"
             );
         }
-        if self.checks.is_empty() {
+        if self.checks.is_empty() && !printed {
             bail!(
                 "no checked results: name the results whose digits count with fptune::check!(value) \
-                 or fptune::check!(\"name\", values)"
+                 or fptune::check!(\"name\", values), or check what the program prints with --check-printed"
             );
         }
         Ok(())

@@ -2,7 +2,7 @@
 //! reference, Delta Debugging over candidates built and run in parallel scratch copies, the final
 //! native check, and the report.
 
-use std::collections::HashMap;
+use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
@@ -16,12 +16,16 @@ use crate::cargo::{self, BuildOptions, BuildResult, Target};
 use crate::cli::When;
 use crate::config::Settings;
 use crate::console::Console;
+use crate::conversion;
 use crate::convert;
+use crate::heal::Heal;
 use crate::knobs::Inventory;
+use crate::sources::{self, Marking, Sources};
 use crate::model::{CandidateRun, Configuration, FloatFormat, Knob, Outcome, Reason, Record, RunResult, Unit};
 use crate::probe::{self, DiagnosticLike, Probing, Round};
 use crate::process::{self, Command, Status};
-use crate::scratch::{Scratch, ScratchOptions};
+use crate::scratch::{FptuneDependency, Scratch, ScratchOptions};
+use crate::workspace;
 use crate::screen::Screening;
 use crate::search::{self, Oracle, Problem, SearchOptions, SearchResult};
 use crate::validate::{self, Reference, Requirement};
@@ -36,6 +40,8 @@ pub enum TuneError {
     Requirement(anyhow::Error),
     /// The original crate does not build or run.
     Original(anyhow::Error),
+    /// Code fptune cannot convert for its builds (said with the places and what to write).
+    Conversion(anyhow::Error),
     /// Ctrl-C.
     Interrupted,
     /// Anything else.
@@ -60,6 +66,7 @@ impl TuneError {
             TuneError::Usage(e) => (exit::USAGE, Some(e)),
             TuneError::Requirement(e) => (exit::REQUIREMENT, Some(e)),
             TuneError::Original(e) => (exit::ORIGINAL, Some(e)),
+            TuneError::Conversion(e) => (exit::CONVERSION, Some(e)),
             TuneError::Interrupted => (exit::INTERRUPTED, None),
             TuneError::Internal(e) => (exit::INTERNAL, Some(e)),
         }
@@ -173,6 +180,12 @@ pub struct Tuned {
     pub probe_rounds: usize,
     /// Messages for the user (cache warnings, unexplained probe errors).
     pub warnings: Vec<String>,
+    /// The knobs searched (found in the sources the builds start from).
+    pub inventory: Inventory,
+    /// The sources the builds start from, and the way back to the user's.
+    pub sources: Sources,
+    /// Zero-touch: the knobs' markers were fptune's.
+    pub auto: bool,
 }
 
 /// What every requirement of a crate shares, found once: the units (from the probe build), the
@@ -193,6 +206,11 @@ pub struct Prepared {
     pub warnings: Vec<String>,
     /// Builds and time spent preparing.
     pub counts: Counts,
+    /// Positions of the printed values that changed between two runs of the original (a clock, a
+    /// random seed): not judged ([`validate::Reference::unchecked`]).
+    pub unsteady: std::collections::BTreeSet<usize>,
+    /// How many knobs there are (with `--auto`, found in the sources fptune marked).
+    pub knobs: usize,
 }
 
 /// One parallel worker: a scratch copy with its own warm target directory.
@@ -208,7 +226,20 @@ struct Worker {
 pub struct Lab<'a> {
     settings: &'a Settings,
     ws: &'a Workspace,
-    inv: &'a Inventory,
+    /// The knobs and checks, found in the base sources (after [`Lab::prepare_sources`]).
+    inv: Inventory,
+    /// Every build's starting sources: the user's, with the types rustc inferred written
+    /// (and, with `--auto`, the markers).
+    sources: Sources,
+    /// The conversions the stochastic build needs where the crate's values meet code it does
+    /// not convert ([`conversion::heal`]).
+    heals: Vec<Heal>,
+    /// Runs record the floats the program prints ([`fptune::__rt::PRINTED_ENV`]).
+    printed: bool,
+    /// Zero-touch: the knobs were marked by fptune.
+    auto: bool,
+    /// Positions of printed values that change from run to run ([`Prepared::unsteady`]).
+    unsteady: BTreeSet<usize>,
     run: RunTarget,
     logs: PathBuf,
     workers: Vec<Mutex<Worker>>,
@@ -302,6 +333,7 @@ impl<'a> Lab<'a> {
                     target_dir: Some(dirs.join(format!("worker{slot}"))),
                     leak: settings.leak_dirs,
                     skip: vec![ws.target_dir.clone(), settings.out.clone()],
+                    fptune: fptune_dependency(ws).map_err(TuneError::Usage)?,
                     ..ScratchOptions::default()
                 };
                 let scratch = Scratch::create(&ws.root, &options).map_err(TuneError::internal)?;
@@ -315,7 +347,12 @@ impl<'a> Lab<'a> {
         Ok(Lab {
             settings,
             ws,
-            inv,
+            sources: Sources::plain(inv.sources.clone()),
+            inv: inv.clone(),
+            heals: Vec::new(),
+            printed: false,
+            auto: false,
+            unsteady: BTreeSet::new(),
             run,
             logs,
             workers,
@@ -383,6 +420,9 @@ impl<'a> Lab<'a> {
         if let Some(config) = formats {
             cmd = cmd.env(fptune::__rt::FORMATS_ENV, config.key());
         }
+        if self.printed {
+            cmd = cmd.env(fptune::__rt::PRINTED_ENV, "1");
+        }
         if seed.is_some() {
             // Validity needs the overflows only (DESIGN.md, "Validation"); the other kinds'
             // checks would cost a quarter of a run's time and change none of its values.
@@ -403,27 +443,34 @@ impl<'a> Lab<'a> {
     }
 
     /// The sources of a configuration: knobs at their formats, and for the stochastic build
-    /// every item marked for conversion.
+    /// every item marked for conversion, with its heals.
     fn sources_of(&self, config: &Configuration, stochastic: bool) -> Result<Vec<(String, String)>> {
-        let configured = convert::configured_sources(&self.inv.sources, &self.inv.knobs, &self.units, config)?;
-        self.with_conversion(&configured, stochastic)
+        let edits = convert::configured_edits(&self.sources.base, &self.inv.knobs, &self.units, config)?;
+        self.files(&edits, stochastic, &self.heals)
     }
 
-    /// The files that differ from the crate's: `configured` over the sources, and for the
-    /// stochastic build every item marked for conversion.
-    fn with_conversion(&self, configured: &[(String, String)], stochastic: bool) -> Result<Vec<(String, String)>> {
-        let mut files: Vec<(String, String)> = Vec::new();
-        for (rel, original) in &self.inv.sources {
-            let text = configured.iter().find(|(r, _)| r == rel).map(|(_, t)| t.clone()).unwrap_or_else(|| original.clone());
-            // The build script and other files outside the program's targets do not depend on
-            // fptune: only the program's sources are converted.
-            let program = rel.starts_with("src/") || rel.starts_with("examples/");
-            let text = if stochastic && program { convert::mark_for_conversion(&text)? } else { text };
-            if &text != original {
-                files.push((rel.clone(), text));
+    /// The files that differ from the user's crate: the base with `edits` (knob types), and for
+    /// the stochastic build every program file converted ([`conversion::stochastic_files`]).
+    fn files(
+        &self,
+        edits: &std::collections::BTreeMap<String, Vec<crate::splice::Edit>>,
+        stochastic: bool,
+        heals: &[Heal],
+    ) -> Result<Vec<(String, String)>> {
+        let texts: Vec<(String, String)> = if stochastic {
+            conversion::stochastic_files(&self.sources.base, edits, heals)?.into_iter().map(|(r, s)| (r, s.text)).collect()
+        } else {
+            let mut out = Vec::new();
+            for (rel, text) in &self.sources.base {
+                let text = match edits.get(rel) {
+                    Some(e) => crate::splice::splice(text, e)?.text,
+                    None => text.clone(),
+                };
+                out.push((rel.clone(), text));
             }
-        }
-        Ok(files)
+            out
+        };
+        Ok(texts.into_iter().filter(|(rel, text)| self.sources.user.iter().any(|(r, t)| r == rel && t != text)).collect())
     }
 
     fn log_path(&self, what: &str) -> PathBuf {
@@ -631,6 +678,147 @@ impl<'a> Lab<'a> {
     }
 }
 
+/// The fptune dependency of every scratch copy: the runtime, for a crate without it (tuned with
+/// `--auto`), and the runtime's features that implement the traits of crates it uses.
+fn fptune_dependency(ws: &Workspace) -> Result<Option<FptuneDependency>> {
+    if ws.depends_on_fptune && ws.float_trait_crates.is_empty() {
+        return Ok(None);
+    }
+    let path = if ws.depends_on_fptune { ws.fptune_path.clone().unwrap_or_default() } else { workspace::runtime_dir()? };
+    Ok(Some(FptuneDependency { path, features: ws.float_trait_crates.clone() }))
+}
+
+impl Lab<'_> {
+    /// The sources every build starts from ([`sources::prepare`]): rustc's types written, the
+    /// zero-touch markers (`--auto`, where the crate marks no knob), the knobs and checks found
+    /// there.
+    fn prepare_sources(&mut self) -> Result<Vec<String>, TuneError> {
+        let mut warnings = Vec::new();
+        let auto = self.settings.auto && self.inv.knobs.is_empty() && self.inv.untyped.is_empty();
+        let auto_files: Vec<String> = if auto {
+            self.sources
+                .user
+                .iter()
+                .map(|(r, _)| r.clone())
+                .filter(|r| conversion::program_file(r))
+                .filter(|r| self.settings.auto_in.is_empty() || self.settings.auto_in.iter().any(|p| r == p || r.starts_with(&format!("{p}/"))))
+                .collect()
+        } else {
+            Vec::new()
+        };
+        if self.settings.auto && !auto {
+            warnings.push("--auto: the crate marks its knobs with #[tune]: those are the knobs".to_string());
+        }
+        let marking = Marking {
+            auto_files,
+            extern_roots: if self.ws.edition == "2015" { self.ws.roots.clone() } else { Vec::new() },
+        };
+        let worker0 = lock(self, 0)?;
+        let scratch = &worker0.scratch;
+        let mut typing_opts = BuildOptions::for_scratch(scratch);
+        typing_opts.target_dir = Some(self.ws.target_dir.join("fptune").join("typing"));
+        typing_opts.triple.clone_from(&self.triple);
+        let mut check = self.build_options(scratch, false);
+        check.check = true;
+        let prepared = sources::prepare(scratch, self.sources.user.clone(), &self.ws.roots, &marking, typing_opts, &check, &self.logs)
+            .map_err(TuneError::internal)?;
+        drop(worker0);
+        for d in &prepared.dropped {
+            warnings.push(format!("a type fptune wrote from rustc's answer did not compile, and was not written: {d}"));
+        }
+        let mut inv = crate::knobs::inventory_of(prepared.base.clone()).map_err(TuneError::Usage)?;
+        // Places are the user's.
+        for k in &mut inv.knobs {
+            let base = prepared.base.iter().find(|(r, _)| *r == k.file).map(|(_, t)| t.as_str()).unwrap_or_default();
+            if let Some((l, c)) = crate::splice::offset(base, k.line, k.column.saturating_sub(1)).and_then(|o| prepared.user_place(&k.file, o)) {
+                (k.line, k.column) = (l, c);
+            }
+        }
+        if !inv.untyped.is_empty() {
+            let list: Vec<String> = inv
+                .untyped
+                .iter()
+                .map(|u| {
+                    let ty = self.untyped_type(&prepared, u);
+                    format!("  {}:{}:{}: `{}`{ty}: write its type (`#[tune] let {}: f64 = ..`)", u.file, u.line, u.column, u.name, u.name)
+                })
+                .collect();
+            return Err(TuneError::Conversion(anyhow!(
+                "fptune could not write the type of {} knob(s) marked without one, which it needs to change it:\n{}",
+                list.len(),
+                list.join("\n")
+            )));
+        }
+        self.printed = self.settings.check_printed || (self.settings.auto && inv.checks.is_empty());
+        if inv.knobs.is_empty() {
+            return Err(TuneError::Usage(anyhow!(if self.settings.auto {
+                "no knobs: --auto found no float declaration in the crate's program files (or in --auto-in)"
+            } else {
+                "no knobs: mark the float variables to tune with #[tune] inside an item carrying #[fptune::tune] \
+                 (see the README, \"Marking a crate\"), or tune every float declaration with --auto"
+            })));
+        }
+        if inv.checks.is_empty() && !self.printed {
+            return Err(TuneError::Usage(anyhow!(
+                "no checked results: name the results whose digits count with fptune::check!(value), or check \
+                 what the program prints with --check-printed"
+            )));
+        }
+        // What every build starts from, for whoever wants to see it (`logs/sources/`).
+        for (rel, text) in sources::changed(&prepared) {
+            let path = self.logs.join("sources").join(&rel);
+            if let Some(dir) = path.parent() {
+                let _ = std::fs::create_dir_all(dir);
+            }
+            let _ = std::fs::write(&path, text);
+        }
+        self.inv = inv;
+        self.sources = prepared;
+        self.auto = auto;
+        Ok(warnings)
+    }
+
+    /// What rustc said of an untyped knob's type, for the message.
+    fn untyped_type(&self, sources: &Sources, u: &crate::knobs::Untyped) -> String {
+        let user = sources.user.iter().find(|(r, _)| *r == u.file).map(|(_, t)| t.as_str()).unwrap_or_default();
+        let Some(start) = crate::splice::offset(user, u.line, u.column.saturating_sub(1)) else { return String::new() };
+        match sources.typing.binding(&u.file, start, start + u.name.len()) {
+            Some(ty) => format!(" has type `{ty}`, which cannot be written there as rustc prints it"),
+            None => " has no type rustc answered for".to_string(),
+        }
+    }
+
+    /// Finds the heals the stochastic build of `start` needs ([`conversion::heal`]); the crate's
+    /// code that no heal converts is an error that says where.
+    fn heal_stochastic(&mut self, start: &Configuration) -> Result<Vec<String>, TuneError> {
+        let worker0 = lock(self, 0)?;
+        let scratch = &worker0.scratch;
+        let mut opts = self.build_options(scratch, true);
+        opts.check = true;
+        let edits = convert::configured_edits(&self.sources.base, &self.inv.knobs, &self.units, start).map_err(TuneError::internal)?;
+        let users = self.sources.users();
+        let healed = conversion::heal(scratch, &opts, &self.sources.base, &edits, &[], &users, &self.sources.splices, &self.log_path("conversion"))
+            .map_err(TuneError::internal)?;
+        drop(worker0);
+        if !healed.stuck.is_empty() {
+            let list: Vec<String> = healed.stuck.iter().map(|s| format!("  {s}")).collect();
+            return Err(TuneError::Conversion(anyhow!(
+                "fptune cannot convert this code for its stochastic build ({} place(s)):\n{}\n(full log: {})",
+                list.len(),
+                list.join("\n"),
+                self.log_path("conversion").display()
+            )));
+        }
+        let mut warnings = Vec::new();
+        for h in healed.heals.iter().filter(|h| h.lossy()) {
+            let place = self.sources.user_place(&h.file, h.start).map_or_else(|| h.file.clone(), |(l, c)| format!("{}:{l}:{c}", h.file));
+            warnings.push(format!("{place}: a value leaves stochastic arithmetic here (its mean is passed on: {})", h.why));
+        }
+        self.heals = healed.heals;
+        Ok(warnings)
+    }
+}
+
 /// Whether a run may come from a single build.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Build<'p> {
@@ -680,8 +868,23 @@ impl Lab<'_> {
     fn build_single(&self, worker: &Worker, stochastic: bool) -> Result<Result<PathBuf, String>> {
         let (log_name, kept_name) =
             if stochastic { ("single-build", "fptune-single") } else { ("single-build-native", "fptune-single-build-native") };
-        let configured = convert::single_build_sources(&self.inv.sources, &self.inv.knobs, &self.units, !stochastic)?;
-        let files = self.with_conversion(&configured, stochastic)?;
+        let edits = convert::single_build_edits(&self.sources.base, &self.inv.knobs, &self.units, !stochastic)?;
+        let heals = if stochastic {
+            // Where a knob's value of run-time format meets a value of a fixed one, the single
+            // build needs conversions of its own.
+            let mut opts = self.build_options(&worker.scratch, true);
+            opts.check = true;
+            let users = self.sources.users();
+            let log = self.log_path(&format!("{log_name}-conversion"));
+            let healed = conversion::heal(&worker.scratch, &opts, &self.sources.base, &edits, &self.heals, &users, &self.sources.splices, &log)?;
+            if let Some(stuck) = healed.stuck.first() {
+                return Ok(Err(format!("it does not compile: {stuck} (full log: {})", log.display())));
+            }
+            healed.heals
+        } else {
+            Vec::new()
+        };
+        let files = self.files(&edits, stochastic, &heals)?;
         let log = self.log_path(log_name);
         let built = self.build(worker, &files, stochastic, &log)?;
         let Some(exe) = built.executable.clone().filter(|_| built.success) else {
@@ -714,13 +917,14 @@ impl Lab<'_> {
         };
         let why_not = |run: &CandidateRun| run.failure().map_or_else(|| "other checked values".to_string(), |r| r.to_string());
         let on_start = self.build_and_run(worker, start, None, 1, Build::Single(&exe))?;
-        if !matches!(&on_start.result, RunResult::Finished { records, .. } if records.as_slice() == original) {
+        let original_result = RunResult::Finished { records: original.to_vec(), overflows: 0 };
+        if !matches!(&on_start.result, RunResult::Finished { overflows: 0, .. }) || !same_results(&on_start.result, &original_result, &self.unsteady) {
             return Ok(Err(format!("run of {start} differs from the original's native run ({})", why_not(&on_start))));
         }
         let mixed = self.lowered_every_other(start);
         let own = self.run_config_times(worker, &mixed, None, 1, Build::Each)?.0;
         let single = self.build_and_run(worker, &mixed, None, 1, Build::Single(&exe))?;
-        if single.result != own.result {
+        if !same_results(&single.result, &own.result, &self.unsteady) {
             return Ok(Err(format!("run of {mixed} differs from that configuration's native build ({})", why_not(&single))));
         }
         Ok(Ok((exe, on_start.run_seconds)))
@@ -735,10 +939,29 @@ struct SingleMade {
     on_mixed: CandidateRun,
 }
 
+/// Whether two runs gave the same results, bit for bit, but for the records at `unsteady`
+/// positions (printed values that change from run to run: a clock).
+fn same_results(a: &RunResult, b: &RunResult, unsteady: &BTreeSet<usize>) -> bool {
+    match (a, b) {
+        (RunResult::Finished { records: ra, overflows: oa }, RunResult::Finished { records: rb, overflows: ob }) => {
+            oa == ob
+                && ra.len() == rb.len()
+                && ra.iter().zip(rb).enumerate().all(|(i, (x, y))| {
+                    if unsteady.contains(&i) {
+                        x.name == y.name && x.index == y.index
+                    } else {
+                        x == y
+                    }
+                })
+        }
+        _ => a == b,
+    }
+}
+
 /// Why a run of the single build does not serve, when its records differ from those of the
 /// configuration's own build.
-fn single_differs(own: &CandidateRun, single: &CandidateRun) -> Option<String> {
-    (single.result != own.result).then(|| {
+fn single_differs(own: &CandidateRun, single: &CandidateRun, unsteady: &BTreeSet<usize>) -> Option<String> {
+    (!same_results(&single.result, &own.result, unsteady)).then(|| {
         format!(
             "its run of {} differs from that configuration's own build ({})",
             single.configuration,
@@ -750,8 +973,8 @@ fn single_differs(own: &CandidateRun, single: &CandidateRun) -> Option<String> {
 /// Whether the single build serves: its program and its run time on the reference when both
 /// its runs give, bit for bit, the records of the configurations' own builds (`reference`,
 /// `own_mixed`); otherwise why not (the search then builds every candidate).
-fn single_verdict(made: SingleMade, reference: &CandidateRun, own_mixed: &CandidateRun) -> Result<(PathBuf, f64), String> {
-    match single_differs(reference, &made.on_start).or_else(|| single_differs(own_mixed, &made.on_mixed)) {
+fn single_verdict(made: SingleMade, reference: &CandidateRun, own_mixed: &CandidateRun, unsteady: &BTreeSet<usize>) -> Result<(PathBuf, f64), String> {
+    match single_differs(reference, &made.on_start, unsteady).or_else(|| single_differs(own_mixed, &made.on_mixed, unsteady)) {
         Some(why) => Err(why),
         None => Ok((made.program, made.on_start.run_seconds)),
     }
@@ -1218,11 +1441,17 @@ pub fn prepare(lab: &mut Lab<'_>) -> Result<Prepared, TuneError> {
     let mut warnings = std::mem::take(&mut lab.warnings);
     let console = lab.console;
 
+    // 0. The sources every build starts from: the types rustc infers written, and with --auto
+    // the knobs marked.
+    console.stage("asking rustc for the types it infers");
+    warnings.extend(lab.prepare_sources()?);
+
     // 1. The original, native: it must build and run, and check something.
     console.stage("building and running the original crate");
     let worker0 = lock(lab, 0)?;
     let log = lab.log_path("original");
-    let built = lab.build(&worker0, &[], false, &log).map_err(TuneError::internal)?;
+    let start_files = lab.files(&Default::default(), false, &[]).map_err(TuneError::internal)?;
+    let built = lab.build(&worker0, &start_files, false, &log).map_err(TuneError::internal)?;
     counts.other_builds += 1;
     let Some(exe) = built.executable.clone().filter(|_| built.success) else {
         return Err(TuneError::Original(anyhow!(
@@ -1246,11 +1475,41 @@ pub fn prepare(lab: &mut Lab<'_>) -> Result<Prepared, TuneError> {
     let original_records = validate::read_records(&out).map_err(TuneError::internal)?;
     if original_records.is_empty() {
         return Err(TuneError::Usage(anyhow!(
-            "the original program ran but checked no value: its fptune::check! calls were not reached \
-             with the arguments {:?} (give them with --args)",
+            "the original program ran but checked no value: {} with the arguments {:?} (give them with --args)",
+            if lab.printed { "it printed no float (print!, println!, write!, writeln!), and no fptune::check! was reached" } else { "its fptune::check! calls were not reached" },
             lab.settings.args
         )));
     }
+    // Printed values that change from run to run are no results (a clock, a random seed): a
+    // second run tells them.
+    let mut unsteady = BTreeSet::new();
+    if lab.printed {
+        let again = lab.execute(&exe, &out, &log, None, None).map_err(TuneError::internal)?;
+        let second = validate::read_records(&out).map_err(TuneError::internal)?;
+        if !again.status.success() || second.len() != original_records.len() {
+            return Err(TuneError::Original(anyhow!(
+                "two runs of the original printed different numbers of floats ({} and {}): fptune compares \
+                 what configurations print in order, so the program must print the same values each run \
+                 (name the results with fptune::check! instead)",
+                original_records.len(),
+                second.len()
+            )));
+        }
+        for (i, (a, b)) in original_records.iter().zip(&second).enumerate() {
+            if a.samples != b.samples && a.name.starts_with(fptune::__rt::PRINTED_PREFIX) {
+                unsteady.insert(i);
+            }
+        }
+        if !unsteady.is_empty() {
+            let names: std::collections::BTreeSet<&str> = unsteady.iter().map(|&i| original_records[i].name.as_str()).collect();
+            warnings.push(format!(
+                "{} printed value(s) change from run to run and are not checked: {}",
+                unsteady.len(),
+                names.into_iter().map(|n| n.trim_start_matches(fptune::__rt::PRINTED_PREFIX).to_string()).collect::<Vec<_>>().join(", ")
+            ));
+        }
+    }
+
 
     // 2. The probe build: which knobs rustc forces to share a type.
     console.stage("probing which knobs must share a type");
@@ -1266,6 +1525,7 @@ pub fn prepare(lab: &mut Lab<'_>) -> Result<Prepared, TuneError> {
         }
     }
     drop(worker0);
+    lab.unsteady.clone_from(&unsteady);
     let units = probing.units();
     let capped = probe::units_without_16bit(&units, probing.couplings());
     for u in &probing.couplings().unexplained {
@@ -1274,6 +1534,12 @@ pub fn prepare(lab: &mut Lab<'_>) -> Result<Prepared, TuneError> {
     lab.units = units.clone();
     lab.capped = capped.keys().copied().collect();
     let start = declared_start(&lab.inv.knobs, &units);
+
+    // 2b. The stochastic build: where the crate's values meet code it does not convert, the
+    // conversions rustc asks for.
+    console.stage("converting the crate for discrete stochastic arithmetic");
+    warnings.extend(lab.heal_stochastic(&start)?);
+    counts.other_builds += 1;
 
     // 3. The reference: every knob at its declared format, under DSA. With two workers, the
     // DSA single build (step 4), the longest build, compiles on the second meanwhile, and makes
@@ -1339,7 +1605,7 @@ pub fn prepare(lab: &mut Lab<'_>) -> Result<Prepared, TuneError> {
                     None => shared.make_single_build(&worker0, &start).map_err(TuneError::internal)?,
                 };
                 other_builds += 1;
-                (Some(made.and_then(|made| single_verdict(made, &reference, &own_mixed))), native_tried)
+                (Some(made.and_then(|made| single_verdict(made, &reference, &own_mixed, &shared.unsteady))), native_tried)
             }
         };
         Ok((reference, records, other_builds, natives_may_pay, tried, native_tried))
@@ -1411,7 +1677,7 @@ pub fn prepare(lab: &mut Lab<'_>) -> Result<Prepared, TuneError> {
         let quick = lab.build_and_run(&worker0, &start, Some(lab.settings.seed), 1, Build::Each).map_err(TuneError::internal)?;
         drop(worker0);
         counts.other_builds += 1;
-        if quick.result == reference.result {
+        if same_results(&quick.result, &reference.result, &lab.unsteady) {
             dsa_run_seconds = quick.run_seconds;
         } else {
             lab.quick = false;
@@ -1461,6 +1727,8 @@ pub fn prepare(lab: &mut Lab<'_>) -> Result<Prepared, TuneError> {
         probe_rounds: probing.rounds(),
         warnings,
         counts,
+        unsteady,
+        knobs: lab.inv.knobs.len(),
     })
 }
 
@@ -1470,8 +1738,23 @@ pub fn prepare(lab: &mut Lab<'_>) -> Result<Prepared, TuneError> {
 pub fn tune_for(lab: &Lab<'_>, prepared: &Prepared, req: &Requirement) -> Result<Tuned, TuneError> {
     let started = Instant::now();
     let mut counts = Counts::default();
-    let reference = validate::reference(prepared.reference.clone(), req)
+    let printed = |r: &Record| r.name.starts_with(fptune::__rt::PRINTED_PREFIX);
+    let reference = validate::reference_with(prepared.reference.clone(), req, &prepared.unsteady, printed)
         .map_err(|e| TuneError::Requirement(anyhow!("{e}")))?;
+    let mut requirement_warnings = Vec::new();
+    let unknown: Vec<usize> = reference.unchecked.iter().copied().filter(|i| !prepared.unsteady.contains(i)).collect();
+    if !unknown.is_empty() {
+        let mut sites: std::collections::BTreeMap<&str, usize> = std::collections::BTreeMap::new();
+        for &i in &unknown {
+            *sites.entry(reference.records[i].name.trim_start_matches(fptune::__rt::PRINTED_PREFIX)).or_default() += 1;
+        }
+        requirement_warnings.push(format!(
+            "{} printed value(s) have fewer exact digits than required in the reference itself (every knob at the top \
+             format) and are not checked: {}",
+            unknown.len(),
+            sites.iter().map(|(s, n)| if *n > 1 { format!("{s} (x{n})") } else { s.to_string() }).collect::<Vec<_>>().join(", ")
+        ));
+    }
 
     let problem = Problem { units: &prepared.units, start: &prepared.start, ladder: &lab.settings.ladder };
     let options = SearchOptions { jobs: lab.settings.jobs, ..SearchOptions::default() };
@@ -1538,7 +1821,10 @@ pub fn tune_for(lab: &Lab<'_>, prepared: &Prepared, req: &Requirement) -> Result
         counts,
         final_check,
         probe_rounds: prepared.probe_rounds,
-        warnings: prepared.warnings.clone(),
+        warnings: prepared.warnings.iter().cloned().chain(requirement_warnings).collect(),
+        inventory: lab.inv.clone(),
+        sources: lab.sources.clone(),
+        auto: lab.auto,
     })
 }
 

@@ -23,6 +23,9 @@ pub mod typing;
 pub mod elaborate;
 pub mod heal;
 pub mod conversion;
+pub mod auto;
+pub mod sources;
+pub mod setup;
 pub mod validate;
 
 pub mod cache;

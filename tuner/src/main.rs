@@ -2,7 +2,6 @@
 
 use cargo_fptune::batch;
 use cargo_fptune::cli::{exit, Cli, Command, TuneArgs};
-use cargo_fptune::config;
 use cargo_fptune::console::Console;
 use cargo_fptune::knobs;
 use cargo_fptune::lab;
@@ -102,19 +101,7 @@ fn tune(args: &TuneArgs) -> i32 {
     if let Err(e) = process::install_ctrlc_handler() {
         return fail(exit::INTERNAL, &e);
     }
-    let prepared = (|| -> anyhow::Result<_> {
-        let ws = Workspace::locate(&args.package)?;
-        let settings = config::resolve(args, &ws.metadata, &ws.root)?;
-        if !ws.depends_on_fptune {
-            anyhow::bail!(
-                "package `{}` does not depend on fptune: add `fptune = ...` to its [dependencies] and mark its knobs",
-                ws.name
-            );
-        }
-        let inv = knobs::inventory(&ws.root, &ws.sources()?)?;
-        inv.require_knobs_and_checks()?;
-        Ok((ws, settings, inv))
-    })();
+    let prepared = cargo_fptune::setup::setup(args);
     let (ws, settings, inv) = match prepared {
         Ok(p) => p,
         Err(e) => return fail(exit::USAGE, &e),
@@ -123,7 +110,7 @@ fn tune(args: &TuneArgs) -> i32 {
     let result = lab::tune(&settings, &ws, &inv, &console);
     scratch::remove_all_live();
     match result {
-        Ok(tuned) => match report::write(&settings, &ws, &inv, &tuned) {
+        Ok(tuned) => match report::write(&settings, &ws, &tuned) {
             Ok(r) => {
                 if settings.json {
                     match serde_json::to_string_pretty(&r) {

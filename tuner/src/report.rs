@@ -9,8 +9,6 @@ use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
 use crate::config::Settings;
-use crate::convert;
-use crate::knobs::Inventory;
 use crate::lab::{Counts, FinalCheck, Tuned};
 use crate::model::{Coupling, FloatFormat, Knob, Record, Unit};
 use crate::search::{Evidence, PassSummary};
@@ -96,7 +94,8 @@ fn evidence_text(e: &Evidence) -> String {
 }
 
 /// Builds the report and writes `fptune.out/`.
-pub fn write(settings: &Settings, ws: &Workspace, inv: &Inventory, tuned: &Tuned) -> Result<Report> {
+pub fn write(settings: &Settings, ws: &Workspace, tuned: &Tuned) -> Result<Report> {
+    let inv = &tuned.inventory;
     let out = &settings.out;
     let config = &tuned.search.configuration;
     let mut unit_of = vec![0usize; inv.knobs.len()];
@@ -130,11 +129,12 @@ pub fn write(settings: &Settings, ws: &Workspace, inv: &Inventory, tuned: &Tuned
     // The tuned sources, the patch, and what apply needs.
     let tuned_dir = out.join("tuned");
     let _ = std::fs::remove_dir_all(&tuned_dir);
-    let changed = convert::configured_sources(&inv.sources, &inv.knobs, &tuned.units, config)?;
+    let formats: Vec<FloatFormat> = inv.knobs.iter().map(|k| config.0[unit_of[k.id]]).collect();
+    let changed = tuned.sources.tuned_user_texts(&inv.knobs, &formats, tuned.auto)?;
     let mut files = Vec::new();
     let mut patch = String::new();
     for (rel, text) in &changed {
-        let Some((_, original)) = inv.sources.iter().find(|(r, _)| r == rel) else { continue };
+        let Some((_, original)) = tuned.sources.user.iter().find(|(r, _)| r == rel) else { continue };
         if text == original {
             continue;
         }

@@ -186,6 +186,11 @@ impl From<&crate::config::Digits> for Requirement {
 pub struct Reference {
     /// The reference run's records, in order.
     pub records: Vec<Record>,
+    /// Positions of records that are not judged: printed values the reference itself does not
+    /// know to the requirement, or that differ between two runs of the same program (a clock).
+    /// A candidate must still print them, in order.
+    #[serde(default)]
+    pub unchecked: BTreeSet<usize>,
 }
 
 impl Reference {
@@ -244,6 +249,17 @@ pub enum ReferenceError {
         /// `name[index] = value` of each.
         values: Vec<String>,
     },
+    /// Every value is left unjudged (printed values the reference does not know to the
+    /// requirement, or that change from run to run).
+    #[error(
+        "none of the {count} printed values can be judged: each has fewer exact digits than required in the \
+         reference itself (every knob at the top format), or changes from run to run; lower --digits, or name \
+         the results whose digits count with fptune::check!"
+    )]
+    NothingToJudge {
+        /// How many values were printed.
+        count: usize,
+    },
     /// The requirement asks for more digits than the reference itself has.
     #[error(
         "the requirement exceeds what the reference itself has (every knob at the top format, by its \
@@ -276,6 +292,25 @@ fn shortfalls(values: &[Shortfall]) -> String {
 /// (naming every offending value) when it checks nothing, has a non-finite value, or does not
 /// itself have the required digits.
 pub fn reference(records: Vec<Record>, req: &Requirement) -> Result<Reference, ReferenceError> {
+    reference_with(records, req, &BTreeSet::new(), |_| false)
+}
+
+/// [`reference`], where the records at `unsteady` positions are not judged, and a record
+/// `lenient` allows (a printed value, not a `check!`) that is not finite or has fewer digits than
+/// required is not judged either instead of refusing the reference ([`Reference::unchecked`]).
+pub fn reference_with(
+    records: Vec<Record>,
+    req: &Requirement,
+    unsteady: &BTreeSet<usize>,
+    lenient: impl Fn(&Record) -> bool,
+) -> Result<Reference, ReferenceError> {
+    let mut unchecked: BTreeSet<usize> = unsteady.clone();
+    for (i, r) in records.iter().enumerate() {
+        if lenient(r) && (!is_finite(r) || !has_digits(r.digits, req.required(&r.name))) {
+            unchecked.insert(i);
+        }
+    }
+    let judged = |i: &usize| !unchecked.contains(i);
     if records.is_empty() {
         return Err(ReferenceError::NoChecks);
     }
@@ -286,6 +321,9 @@ pub fn reference(records: Vec<Record>, req: &Requirement) -> Result<Reference, R
     }
     let not_finite: Vec<String> = records
         .iter()
+        .enumerate()
+        .filter(|(i, _)| judged(i))
+        .map(|(_, r)| r)
         .filter(|r| !is_finite(r))
         .map(|r| format!("{} = {}", r.label(), samples_text(&r.samples)))
         .collect();
@@ -294,13 +332,19 @@ pub fn reference(records: Vec<Record>, req: &Requirement) -> Result<Reference, R
     }
     let short: Vec<Shortfall> = records
         .iter()
+        .enumerate()
+        .filter(|(i, _)| judged(i))
+        .map(|(_, r)| r)
         .filter(|r| !has_digits(r.digits, req.required(&r.name)))
         .map(|r| Shortfall { value: r.label(), mean: r.mean(), digits: r.digits, required: req.required(&r.name) })
         .collect();
     if !short.is_empty() {
         return Err(ReferenceError::TooFewDigits { values: short });
     }
-    Ok(Reference { records })
+    if unchecked.len() == records.len() {
+        return Err(ReferenceError::NothingToJudge { count: records.len() });
+    }
+    Ok(Reference { records, unchecked })
 }
 
 /// Whether a DSA estimate reaches the requirement (a NaN estimate does not).
@@ -411,7 +455,10 @@ fn validate_with(reference: &Reference, candidate: &[Record], req: &Requirement,
     if overflows > 0 {
         return Some(Reason::Overflow { count: overflows });
     }
-    for (r, c) in reference.records.iter().zip(candidate) {
+    for (i, (r, c)) in reference.records.iter().zip(candidate).enumerate() {
+        if reference.unchecked.contains(&i) {
+            continue;
+        }
         if let Some(reason) = judge(r, c, req.required(&r.name), estimate) {
             return Some(reason);
         }
@@ -533,8 +580,10 @@ pub fn worst(reference: &Reference, candidate: &[Record], req: &Requirement) -> 
         .records
         .iter()
         .zip(candidate)
-        .take_while(|(r, c)| same_value(r, c))
-        .map(|(r, c)| {
+        .enumerate()
+        .take_while(|(_, (r, c))| same_value(r, c))
+        .filter(|(i, _)| !reference.unchecked.contains(i))
+        .map(|(_, (r, c))| {
             let (got, reference) = (c.mean(), r.mean());
             let digits_in_common =
                 if is_finite(c) { digits_in_common(got, reference) } else { f64::NEG_INFINITY };
@@ -566,8 +615,35 @@ mod tests {
         rec(name, 0, &[x, x, x], digits)
     }
 
+    #[test]
+    fn printed_values_the_reference_does_not_know_or_that_change_between_runs_are_not_judged() {
+        let records = vec![
+            rec("printed a", 0, &[1.0, 1.0, 1.0], 15.0),
+            rec("printed noise", 0, &[1e-15, 3e-15, -2e-15], 0.0),
+            rec("clock", 0, &[0.25, 0.25, 0.25], 15.0),
+            rec("checked", 0, &[2.0, 2.0, 2.0], 15.0),
+        ];
+        let req = Requirement::new(3.0);
+        let unsteady: BTreeSet<usize> = [2].into();
+        let r = reference_with(records.clone(), &req, &unsteady, |r| r.name.starts_with("printed ")).expect("a reference");
+        assert_eq!(r.unchecked, [1, 2].into());
+        let mut candidate = records.clone();
+        candidate[1].samples = vec![5.0, 5.0, 5.0];
+        candidate[2].samples = vec![9.0, 9.0, 9.0];
+        assert_eq!(validate(&r, &candidate, &req, 0), None);
+        candidate[3].samples = vec![2.5, 2.5, 2.5];
+        assert!(matches!(validate(&r, &candidate, &req, 0), Some(Reason::Disagrees { .. })));
+        // A `check!` the reference does not know to the requirement is still an error.
+        let mut strict = records.clone();
+        strict[3].digits = 1.0;
+        assert!(matches!(reference_with(strict, &req, &unsteady, |r| r.name.starts_with("printed ")), Err(ReferenceError::TooFewDigits { .. })));
+        // Nothing left to judge.
+        let all = reference_with(records[..2].to_vec(), &Requirement::new(16.5), &BTreeSet::new(), |_| true);
+        assert!(matches!(all, Err(ReferenceError::NothingToJudge { count: 2 })));
+    }
+
     fn reference_of(records: Vec<Record>) -> Reference {
-        Reference { records }
+        Reference { records, unchecked: BTreeSet::new() }
     }
 
     #[test]

@@ -111,7 +111,7 @@ fn explore_dsa_conversion_of_the_corpus() {
         opts.stochastic = true;
         let log = PathBuf::from(format!("/tmp/explore-{name}.log"));
         let _ = std::fs::remove_file(&log);
-        let healed = cargo_fptune::conversion::heal(&scratch, &opts, &base, &Default::default(), &users, &splices, &log).expect("heal");
+        let healed = cargo_fptune::conversion::heal(&scratch, &opts, &base, &Default::default(), &[], &users, &splices, &log).expect("heal");
         let lossy = healed.heals.iter().filter(|h| h.lossy()).count();
         eprintln!("{name:<24} heals {:>3} (lossy {lossy:>2}) rounds {:>2} stuck {:>3}", healed.heals.len(), healed.rounds, healed.stuck.len());
         for s in healed.stuck.iter().take(6) {

@@ -1,0 +1,235 @@
+//! Printed results (`#[fptune::tune(printed)]`): every argument of `print!`, `println!`,
+//! `write!` and `writeln!` in the item is recorded as a checked result when the run asks for
+//! printed results, then formatted as written.
+//!
+//! ```text
+//! println!("{} {x:.3} {:>1$}", a, w, n)
+//!   -> println!("{} {x:.3} {:>1$}", match &a { v => { (&&printing(v)).__fp_printed(NAME); v } }, w,
+//!               match &n { .. }, x = match &x { .. })
+//! ```
+//!
+//! The format string is read to tell values from counts: an argument used as a width or a
+//! precision (`1$`, `.*`, `prec$`) is a count and is passed as written, as is one formatted as a
+//! pointer (`{:p}`, whose reference would print another address). Implicit captures (`{x}`)
+//! become named arguments. A format string that is not a literal, or one this module cannot
+//! read, leaves the call as it is. What is recorded is decided by the value's type, at the call
+//! (`fptune::__rt::Printed`): floats of every kind, and `Vec`s, arrays, slices and references of
+//! them; other types are formatted only.
+
+use std::collections::BTreeSet;
+
+use proc_macro2::Span;
+use quote::{quote_spanned, ToTokens};
+use syn::spanned::Spanned;
+use syn::{Expr, Token};
+
+/// The macros whose arguments are printed, and the index of their format string.
+pub fn format_index(name: &str) -> Option<usize> {
+    match name {
+        "print" | "println" => Some(0),
+        "write" | "writeln" => Some(1),
+        _ => None,
+    }
+}
+
+/// One `{..}` of a format string: what it formats and what it reads as counts.
+#[derive(Debug, Default, PartialEq, Eq)]
+struct Placeholder {
+    /// The argument formatted.
+    value: Arg,
+    /// `{:p}`.
+    pointer: bool,
+    /// Arguments read as a width or a precision.
+    counts: Vec<Arg>,
+}
+
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+enum Arg {
+    #[default]
+    None,
+    Index(usize),
+    Name(String),
+}
+
+/// The placeholders of a format string, or `None` when it cannot be read.
+fn placeholders(fmt: &str) -> Option<Vec<Placeholder>> {
+    let mut out = Vec::new();
+    let mut chars = fmt.chars().peekable();
+    let mut next = 0usize;
+    while let Some(c) = chars.next() {
+        match c {
+            '{' if chars.peek() == Some(&'{') => {
+                chars.next();
+            }
+            '}' if chars.peek() == Some(&'}') => {
+                chars.next();
+            }
+            '}' => return None,
+            '{' => {
+                let mut inner = String::new();
+                loop {
+                    match chars.next()? {
+                        '}' => break,
+                        c => inner.push(c),
+                    }
+                }
+                let (arg, spec) = match inner.split_once(':') {
+                    Some((a, s)) => (a.trim(), s),
+                    None => (inner.trim(), ""),
+                };
+                let mut p = Placeholder::default();
+                // `.*`: the precision is the next positional argument, read before the value.
+                let star = spec.contains(".*");
+                if star {
+                    p.counts.push(Arg::Index(next));
+                    next += 1;
+                }
+                p.value = if arg.is_empty() {
+                    next += 1;
+                    Arg::Index(next - 1)
+                } else if let Ok(i) = arg.parse() {
+                    Arg::Index(i)
+                } else {
+                    Arg::Name(arg.to_string())
+                };
+                // `N$` and `name$` counts in the spec.
+                let mut word = String::new();
+                for ch in spec.chars() {
+                    if ch == '$' {
+                        let w = word.trim_start_matches(['.', '0', '<', '>', '^', '+', '-', '#']).to_string();
+                        let w = if w.is_empty() { word.trim_start_matches('.').to_string() } else { w };
+                        p.counts.push(match w.parse() {
+                            Ok(i) => Arg::Index(i),
+                            Err(_) => Arg::Name(w),
+                        });
+                        word.clear();
+                    } else if ch.is_alphanumeric() || ch == '_' {
+                        word.push(ch);
+                    } else {
+                        word.clear();
+                        if ch == '.' {
+                            word.push('.');
+                        }
+                    }
+                }
+                p.pointer = spec.ends_with('p');
+                out.push(p);
+            }
+            _ => {}
+        }
+    }
+    Some(out)
+}
+
+/// `match &e { v => { (&&printing(v)).__fp_printed(NAME); v } }`, at `e`'s place.
+fn recorded(e: &Expr, span: Span) -> Expr {
+    let name = e.to_token_stream().to_string();
+    syn::parse_quote_spanned!(span=> match &#e {
+        __fptune_printed => {
+            #[allow(unused_imports)]
+            use ::fptune::__rt::prelude::*;
+            (&&::fptune::__rt::printing(__fptune_printed))
+                .__fp_printed(::core::concat!("printed ", ::core::file!(), ":", ::core::line!(), " ", #name));
+            __fptune_printed
+        }
+    })
+}
+
+/// Rewrites the arguments of a printing macro (already split, format string at `at`): each value
+/// recorded, implicit captures added as named arguments. `None` leaves the call as it is.
+pub fn record(args: &syn::punctuated::Punctuated<Expr, Token![,]>, at: usize) -> Option<syn::punctuated::Punctuated<Expr, Token![,]>> {
+    let Some(Expr::Lit(syn::ExprLit { lit: syn::Lit::Str(fmt), .. })) = args.iter().nth(at) else {
+        return None;
+    };
+    let holders = placeholders(&fmt.value())?;
+    let mut values = BTreeSet::new();
+    let mut counts = BTreeSet::new();
+    let mut pointers = BTreeSet::new();
+    for h in &holders {
+        let key = |a: &Arg| format!("{a:?}");
+        if h.pointer {
+            pointers.insert(key(&h.value));
+        } else {
+            values.insert(key(&h.value));
+        }
+        for c in &h.counts {
+            counts.insert(key(c));
+        }
+    }
+    let plain = |a: &Arg| -> bool {
+        let k = format!("{a:?}");
+        values.contains(&k) && !counts.contains(&k) && !pointers.contains(&k)
+    };
+    let mut out = syn::punctuated::Punctuated::new();
+    let mut named = BTreeSet::new();
+    for (i, e) in args.iter().enumerate() {
+        if i <= at {
+            out.push(e.clone());
+            continue;
+        }
+        match e {
+            Expr::Assign(a) => {
+                let name = a.left.to_token_stream().to_string();
+                named.insert(name.clone());
+                if plain(&Arg::Name(name)) {
+                    let mut a = a.clone();
+                    *a.right = recorded(&a.right, a.right.span());
+                    out.push(Expr::Assign(a));
+                } else {
+                    out.push(e.clone());
+                }
+            }
+            _ if plain(&Arg::Index(i - at - 1)) => out.push(recorded(e, e.span())),
+            _ => out.push(e.clone()),
+        }
+    }
+    // `{x}`: a captured variable, given as a named argument to be recorded.
+    let captured: BTreeSet<String> = holders
+        .iter()
+        .filter_map(|h| match &h.value {
+            Arg::Name(n) if !named.contains(n) && plain(&h.value) => Some(n.clone()),
+            _ => None,
+        })
+        .collect();
+    for n in captured {
+        let ident = syn::Ident::new(&n, fmt.span());
+        let value: Expr = syn::parse_quote_spanned!(fmt.span()=> #ident);
+        let rec = recorded(&value, fmt.span());
+        out.push(syn::parse_quote_spanned!(fmt.span()=> #ident = #rec));
+    }
+    let _ = quote_spanned!(fmt.span()=>);
+    Some(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn values_counts_and_captures_are_told_apart() {
+        let p = placeholders("{} {x:.3} {:>1$} {:.*} {0:?} {:p} {{}} {y:w$.p$e}").expect("reads");
+        assert_eq!(p[0].value, Arg::Index(0));
+        assert_eq!(p[1].value, Arg::Name("x".into()));
+        assert_eq!((p[2].value.clone(), p[2].counts.clone()), (Arg::Index(1), vec![Arg::Index(1)]));
+        assert_eq!((p[3].value.clone(), p[3].counts.clone()), (Arg::Index(3), vec![Arg::Index(2)]));
+        assert_eq!(p[4].value, Arg::Index(0));
+        assert!(p[5].pointer);
+        assert_eq!(p.len(), 7);
+        assert_eq!(p[6].counts, vec![Arg::Name("w".into()), Arg::Name("p".into())]);
+        assert!(placeholders("{").is_none() && placeholders("}").is_none());
+    }
+
+    #[test]
+    fn printed_values_are_recorded_and_counts_left_as_they_are() {
+        let args: syn::punctuated::Punctuated<Expr, Token![,]> =
+            syn::parse_quote!("{} {:>1$} {z} {k}", a, w, k = 3);
+        let out = record(&args, 0).expect("rewritten");
+        let text = out.to_token_stream().to_string();
+        assert_eq!(out.len(), 5, "{text}");
+        assert!(text.contains("match & a"), "{text}");
+        // `w` is the width of `{:>1$}`, the value of which is `w` too (index 1): a count wins.
+        assert!(!text.contains("match & w"), "{text}");
+        assert!(text.contains("k = match & 3"), "{text}");
+        assert!(text.contains("z = match & z"), "{text}");
+    }
+}

@@ -1,0 +1,61 @@
+//! Printed results: what `#[fptune::tune(printed)]` expands a printing macro's arguments to.
+//!
+//! `(&&printing(&x)).__fp_printed(name)` records `x` as a checked result (as `check!(name, x)`
+//! does) when the run asks for printed results ([`PRINTED_ENV`], the tuner's
+//! `--check-printed`), then the macro formats `x` as written. The dispatch is the autoref
+//! specialisation of the rest of `__rt`: `FloatPrinted` for a value `check!` takes (floats of
+//! every kind, `Vec`s, arrays, slices and references of them), `StdPrinted`, which records
+//! nothing, for every other type.
+
+use std::sync::OnceLock;
+
+use crate::check::{check, Checkable};
+
+/// How the name of a printed value's record starts (`printed src/main.rs:42 x`): the tuner
+/// tells printed values from `check!`s by it.
+pub const PRINTED_PREFIX: &str = "printed ";
+
+/// The environment variable that makes a run record the floats it prints (`1`).
+pub const PRINTED_ENV: &str = "FPTUNE_PRINTED";
+
+/// Whether this run records printed floats (read once).
+fn enabled() -> bool {
+    static ON: OnceLock<bool> = OnceLock::new();
+    *ON.get_or_init(|| std::env::var_os(PRINTED_ENV).is_some_and(|v| v == "1"))
+}
+
+/// A printed argument, for dispatch.
+#[derive(Debug)]
+pub struct Printing<'a, T: ?Sized>(&'a T);
+
+/// `x`, printed.
+#[inline(always)]
+pub fn printing<T: ?Sized>(x: &T) -> Printing<'_, T> {
+    Printing(x)
+}
+
+/// A printed float (or buffer of them): recorded.
+pub trait FloatPrinted {
+    /// Records the value under `name`, when the run asks for printed results.
+    fn __fp_printed(&self, name: &str);
+}
+
+impl<T: Checkable + ?Sized> FloatPrinted for &Printing<'_, T> {
+    #[inline]
+    fn __fp_printed(&self, name: &str) {
+        if enabled() {
+            check(name, self.0);
+        }
+    }
+}
+
+/// Any other printed value: nothing to record.
+pub trait StdPrinted {
+    /// Does nothing.
+    fn __fp_printed(&self, name: &str);
+}
+
+impl<T: ?Sized> StdPrinted for Printing<'_, T> {
+    #[inline(always)]
+    fn __fp_printed(&self, _name: &str) {}
+}

@@ -1,0 +1,252 @@
+//! Zero-touch tuning (`--auto`): the markers a user would write, written by the tuner into its
+//! scratch copies of the elaborated sources. Every float declaration is a knob.
+//!
+//! | declaration | marked | knob |
+//! |---|---|---|
+//! | `fn`, inherent `impl` method | `#[fptune::tune(printed)]` on the item | each float parameter, the return value |
+//! | trait `impl` | `#[fptune::tune(printed)]` | none in the signatures (the trait fixes them) |
+//! | `let` (written, or written by the elaboration) | | the variable |
+//! | `struct` | `#[fptune::tune]` | each float field |
+//! | `const`, `static`, `type` | `#[fptune::tune]` | the item itself |
+//!
+//! `printed` asks the macro to record every float a formatting macro of the item prints, when the
+//! tuner's runs ask for printed results (`--check-printed`). Test code (`#[cfg(test)]`, `#[test]`)
+//! and items fptune's macro does not take (enums, traits, unions, macro invocations) are left
+//! alone; their floats are converted for the stochastic build all the same. A declaration whose
+//! only float is a type alias's name is no knob of its own: the alias is.
+
+use std::collections::BTreeSet;
+
+use syn::spanned::Spanned;
+use syn::visit::Visit;
+
+use crate::splice::{self, Edit};
+
+/// The edits that mark `text` (a program file, elaborated) for zero-touch tuning.
+pub fn markers(text: &str) -> Vec<Edit> {
+    let Ok(file) = syn::parse_file(text) else { return Vec::new() };
+    let mut m = Marker { text, edits: Vec::new(), aliases: float_aliases(&file) };
+    m.items(&file.items);
+    m.edits
+}
+
+/// The names of the file's type aliases of float types.
+fn float_aliases(file: &syn::File) -> BTreeSet<String> {
+    struct Aliases(BTreeSet<String>);
+    impl<'ast> Visit<'ast> for Aliases {
+        fn visit_item_type(&mut self, t: &'ast syn::ItemType) {
+            if !fptune_syntax::float_leaves(&t.ty, &BTreeSet::new()).is_empty() {
+                self.0.insert(t.ident.to_string());
+            }
+        }
+    }
+    let mut a = Aliases(BTreeSet::new());
+    a.visit_file(file);
+    a.0
+}
+
+struct Marker<'t> {
+    text: &'t str,
+    edits: Vec<Edit>,
+    aliases: BTreeSet<String>,
+}
+
+/// Float literals, negated or not, or arrays and tuples of them: a constant whose value the
+/// single build can hold before its format is known.
+fn literal_value(e: &syn::Expr) -> bool {
+    match e {
+        syn::Expr::Lit(l) => matches!(l.lit, syn::Lit::Float(_) | syn::Lit::Int(_)),
+        syn::Expr::Unary(u) if matches!(u.op, syn::UnOp::Neg(_)) => literal_value(&u.expr),
+        syn::Expr::Paren(p) => literal_value(&p.expr),
+        syn::Expr::Array(a) => a.elems.iter().all(literal_value),
+        syn::Expr::Tuple(t) => t.elems.iter().all(literal_value),
+        syn::Expr::Repeat(r) => literal_value(&r.expr),
+        _ => false,
+    }
+}
+
+/// Where an item's head starts: its visibility, or `keyword`.
+fn vis_or(vis: &syn::Visibility, keyword: proc_macro2::Span) -> proc_macro2::Span {
+    match vis {
+        syn::Visibility::Inherited => keyword,
+        v => v.span(),
+    }
+}
+
+/// Where a function's head starts: its visibility, or its signature.
+fn head(vis: &syn::Visibility, sig: &syn::Signature) -> proc_macro2::Span {
+    match vis {
+        syn::Visibility::Inherited => sig.span(),
+        v => v.span(),
+    }
+}
+
+/// Where a field starts: its visibility, its name, or its type.
+fn field_head(f: &syn::Field) -> proc_macro2::Span {
+    match (&f.vis, &f.ident) {
+        (syn::Visibility::Inherited, Some(id)) => id.span(),
+        (syn::Visibility::Inherited, None) => f.ty.span(),
+        (v, _) => v.span(),
+    }
+}
+
+/// Test code, or code fptune's macro must not see.
+fn skipped(attrs: &[syn::Attribute]) -> bool {
+    attrs.iter().any(|a| {
+        let path = a.path();
+        path.is_ident("test")
+            || (path.is_ident("cfg") && a.meta.require_list().is_ok_and(|l| l.tokens.to_string().contains("test")))
+            || fptune_syntax::is_tune_attribute(a)
+    })
+}
+
+impl Marker<'_> {
+    fn start(&self, span: proc_macro2::Span) -> Option<usize> {
+        let s = span.start();
+        splice::offset(self.text, s.line, s.column)
+    }
+
+    /// Where an item's attributes start (before its doc comment and attributes), so the marker
+    /// goes before them.
+    fn item_start(&self, attrs: &[syn::Attribute], rest: proc_macro2::Span) -> Option<usize> {
+        let first = attrs.iter().filter(|a| matches!(a.style, syn::AttrStyle::Outer)).map(|a| a.span()).next().unwrap_or(rest);
+        self.start(first)
+    }
+
+    fn insert(&mut self, at: Option<usize>, text: &str) {
+        if let Some(at) = at {
+            self.edits.push(Edit::insert(at, text));
+        }
+    }
+
+    /// A knob of this type: some float written in it, not only an alias's name.
+    fn knob_type(&self, ty: &syn::Type) -> bool {
+        fptune_syntax::float_leaves(ty, &self.aliases).iter().any(|l| l.format.is_some())
+    }
+
+    fn items(&mut self, items: &[syn::Item]) {
+        for item in items {
+            match item {
+                // A `const fn` stays as written: a knob's conversions are no `const` operations.
+                syn::Item::Fn(f) if !skipped(&f.attrs) && f.sig.constness.is_none() => {
+                    let at = self.item_start(&f.attrs, head(&f.vis, &f.sig));
+                    self.insert(at, "#[fptune::tune(printed)] ");
+                    self.signature(&f.sig, at);
+                    self.body(&f.block);
+                }
+                syn::Item::Impl(i) if !skipped(&i.attrs) => {
+                    self.insert(self.item_start(&i.attrs, i.impl_token.span), "#[fptune::tune(printed)] ");
+                    let trait_impl = i.trait_.is_some();
+                    for it in &i.items {
+                        match it {
+                            syn::ImplItem::Fn(f) if !skipped(&f.attrs) && f.sig.constness.is_none() => {
+                                if !trait_impl {
+                                    let at = self.item_start(&f.attrs, head(&f.vis, &f.sig));
+                                    self.signature(&f.sig, at);
+                                }
+                                self.body(&f.block);
+                            }
+                            syn::ImplItem::Const(c) if !trait_impl && self.knob_type(&c.ty) && literal_value(&c.expr) => {
+                                self.insert(self.item_start(&c.attrs, vis_or(&c.vis, c.const_token.span)), "#[tune] ");
+                            }
+                            _ => {}
+                        }
+                    }
+                }
+                syn::Item::Struct(s) if !skipped(&s.attrs) => {
+                    let knobs: Vec<Option<usize>> =
+                        s.fields.iter().filter(|f| self.knob_type(&f.ty)).map(|f| self.item_start(&f.attrs, field_head(f))).collect();
+                    if !knobs.is_empty() {
+                        self.insert(self.item_start(&s.attrs, vis_or(&s.vis, s.struct_token.span)), "#[fptune::tune] ");
+                        for at in knobs {
+                            self.insert(at, "#[tune] ");
+                        }
+                    }
+                }
+                // A constant computed from others (`R46 = R23 * R23`) keeps its type: its value
+                // could only be computed once a format is known, which the single build's
+                // constants are not.
+                syn::Item::Const(c) if !skipped(&c.attrs) && self.knob_type(&c.ty) && literal_value(&c.expr) => {
+                    self.insert(self.item_start(&c.attrs, vis_or(&c.vis, c.const_token.span)), "#[fptune::tune] ");
+                }
+                syn::Item::Static(s) if !skipped(&s.attrs) && self.knob_type(&s.ty) && literal_value(&s.expr) => {
+                    self.insert(self.item_start(&s.attrs, vis_or(&s.vis, s.static_token.span)), "#[fptune::tune] ");
+                }
+                syn::Item::Type(t) if !skipped(&t.attrs) && self.knob_type(&t.ty) => {
+                    self.insert(self.item_start(&t.attrs, vis_or(&t.vis, t.type_token.span)), "#[fptune::tune] ");
+                }
+                syn::Item::Mod(m) if !skipped(&m.attrs) => {
+                    if let Some((_, inner)) = &m.content {
+                        self.items(inner);
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// Knob markers on a function's float parameters and its float return value (`#[tune]` at
+    /// `at`, the function's start).
+    fn signature(&mut self, sig: &syn::Signature, at: Option<usize>) {
+        for input in &sig.inputs {
+            if let syn::FnArg::Typed(pt) = input {
+                if matches!(&*pt.pat, syn::Pat::Ident(_)) && self.knob_type(&pt.ty) {
+                    self.insert(self.item_start(&pt.attrs, pt.pat.span()), "#[tune] ");
+                }
+            }
+        }
+        if let syn::ReturnType::Type(_, ty) = &sig.output {
+            if self.knob_type(ty) {
+                self.insert(at, "#[tune] ");
+            }
+        }
+    }
+
+    /// Knob markers on the float `let`s of a body (closures' included; nested items are not
+    /// visited: they are not marked).
+    fn body(&mut self, block: &syn::Block) {
+        struct Lets<'m, 't>(&'m mut Marker<'t>);
+        impl<'ast> Visit<'ast> for Lets<'_, '_> {
+            fn visit_local(&mut self, l: &'ast syn::Local) {
+                if let syn::Pat::Type(pt) = &l.pat {
+                    if matches!(&*pt.pat, syn::Pat::Ident(_)) && self.0.knob_type(&pt.ty) && !skipped(&l.attrs) {
+                        let at = self.0.item_start(&l.attrs, l.let_token.span);
+                        self.0.insert(at, "#[tune] ");
+                    }
+                }
+                syn::visit::visit_local(self, l);
+            }
+            fn visit_item(&mut self, _: &'ast syn::Item) {}
+        }
+        Lets(self).visit_block(block);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::splice::splice;
+
+    #[test]
+    fn every_float_declaration_is_marked_as_a_user_would() {
+        let text = "/// Doc.\npub struct V3(f64, f64, usize);\npub(crate) const K: f32 = 1.0;\nconst K2: f32 = K * K;\nstruct P { x: f32, n: u8 }\nconst C: [f64; 2] = [1.0, 2.0];\ntype Real = f64;\nfn g(x: Real) -> Real { x }\npub fn h(a: f32) -> f32 { a }\n\
+                    impl V3 {\n    fn dot(&self, o: &V3) -> f64 { let s: f64 = self.0 * o.0; s }\n}\n\
+                    impl std::ops::Add for V3 {\n    type Output = V3;\n    fn add(self, o: V3) -> V3 { let k: f64 = 2.0; V3(self.0 + o.0 * k, self.1, 0) }\n}\n\
+                    fn main() {\n    let v: Vec<f64> = vec![1.0];\n    let n: usize = v.len();\n    println!(\"{}\", v[0]);\n}\n\
+                    #[cfg(test)]\nmod tests { fn t(x: f64) {} }\n";
+        let out = splice(text, &markers(text)).expect("edits").text;
+        assert!(out.contains("#[fptune::tune] /// Doc.\npub struct V3(#[tune] f64, #[tune] f64, usize);"), "{out}");
+        assert!(out.contains("#[fptune::tune] struct P { #[tune] x: f32, n: u8 }"), "{out}");
+        assert!(out.contains("#[fptune::tune] pub(crate) const K: f32"), "{out}");
+        assert!(out.contains("\nconst K2: f32 = K * K;"), "{out}");
+        assert!(out.contains("#[fptune::tune] const C"), "{out}");
+        assert!(out.contains("#[fptune::tune] type Real = f64;"), "{out}");
+        assert!(out.contains("#[fptune::tune(printed)] fn g(x: Real) -> Real"), "{out}");
+        assert!(out.contains("#[fptune::tune(printed)] impl V3 {\n    #[tune] fn dot(&self, o: &V3) -> f64 { #[tune] let s: f64"), "{out}");
+        assert!(out.contains("#[fptune::tune(printed)] #[tune] pub fn h(#[tune] a: f32) -> f32"), "{out}");
+        assert!(out.contains("#[fptune::tune(printed)] impl std::ops::Add for V3 {\n    type Output = V3;\n    fn add(self, o: V3) -> V3 { #[tune] let k: f64"), "{out}");
+        assert!(out.contains("#[fptune::tune(printed)] fn main() {\n    #[tune] let v: Vec<f64> = vec![1.0];\n    let n: usize"), "{out}");
+        assert!(out.contains("#[cfg(test)]\nmod tests { fn t(x: f64) {} }"), "{out}");
+        syn::parse_file(&out).expect("parses");
+    }
+}

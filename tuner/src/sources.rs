@@ -1,0 +1,263 @@
+//! The sources every build of a tuning run starts from: the user's, elaborated with the types
+//! rustc inferred ([`crate::typing`], [`crate::elaborate`]), marked for zero-touch tuning
+//! ([`crate::auto`]), and the way back from them to the user's text (places, the patch).
+//!
+//! ```text
+//! user's files --typing build--> rustc's types --elaborate--> edits ┐
+//!                                           (--auto) markers -> edits ┤
+//!                                        one splice a file: user -> base (every build's text)
+//! native check of the base: an edit that does not compile is dropped (and said)
+//! ```
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use anyhow::Result;
+
+use crate::auto;
+use crate::model::{FloatFormat, Knob};
+use crate::cargo::{self, BuildOptions};
+use crate::elaborate::{self, Elaborated, Written};
+use crate::scratch::Scratch;
+use crate::splice::{self, splice, Edit, Spliced};
+use crate::typing::{self, Typing};
+
+/// The sources of a tuning run.
+#[derive(Clone, Debug, Default)]
+pub struct Sources {
+    /// The user's texts, by path relative to the package root.
+    pub user: Vec<(String, String)>,
+    /// Every build's starting texts (the user's where nothing is written).
+    pub base: Vec<(String, String)>,
+    /// Per file with edits: what was written, on the user's text.
+    pub written: BTreeMap<String, Vec<(Edit, Written)>>,
+    /// Per file with edits: the splice from the user's text to the base.
+    pub splices: BTreeMap<String, Spliced>,
+    /// What the typing build answered.
+    pub typing: Typing,
+    /// Edits dropped because the elaborated crate did not compile with them, with rustc's words.
+    pub dropped: Vec<String>,
+}
+
+impl Sources {
+    /// The user's sources as they are (no typing build: `--auto` off and nothing to elaborate).
+    pub fn plain(user: Vec<(String, String)>) -> Sources {
+        Sources { base: user.clone(), user, ..Sources::default() }
+    }
+
+    /// The user's texts by path.
+    pub fn users(&self) -> BTreeMap<String, &str> {
+        self.user.iter().map(|(r, t)| (r.clone(), t.as_str())).collect()
+    }
+
+    /// `(line, column)` (1-based) in the user's file of a byte offset of the base, when it is
+    /// the user's text there (not fptune's).
+    pub fn user_place(&self, file: &str, offset: usize) -> Option<(usize, usize)> {
+        let user = self.user.iter().find(|(r, _)| r == file).map(|(_, t)| t.as_str())?;
+        let at = match self.splices.get(file) {
+            Some(s) => s.original(offset)?,
+            None => offset,
+        };
+        Some(splice::line_column(user, at))
+    }
+
+    /// Applies per-file `edits` to the user's texts: the splices and the base.
+    fn apply(&mut self, edits: BTreeMap<String, Vec<(Edit, Written)>>) -> Result<()> {
+        self.written = edits;
+        self.splices.clear();
+        self.base = self.user.clone();
+        for (rel, text) in self.base.iter_mut() {
+            let Some(edits) = self.written.get(rel) else { continue };
+            let plain: Vec<Edit> = edits.iter().map(|(e, _)| e.clone()).collect();
+            let s = splice(text, &plain)?;
+            text.clone_from(&s.text);
+            self.splices.insert(rel.clone(), s);
+        }
+        Ok(())
+    }
+}
+
+impl Sources {
+    /// The user's files as tuning leaves them (what `cargo fptune apply` writes): each knob's
+    /// type at its format in `formats` (by knob id), written where the user wrote it, or, for a
+    /// knob whose type rustc inferred, as the annotation fptune wrote; with the zero-touch
+    /// markers (`auto`) that make mixed precision compile. Literals are as the user wrote them.
+    /// Only files that change are returned.
+    pub fn tuned_user_texts(&self, knobs: &[Knob], formats: &[FloatFormat], auto: bool) -> Result<Vec<(String, String)>> {
+        let mut out = Vec::new();
+        for (rel, user) in &self.user {
+            let base = self.base.iter().find(|(r, _)| r == rel).map(|(_, t)| t.as_str()).unwrap_or(user);
+            let written = self.written.get(rel).map(Vec::as_slice).unwrap_or_default();
+            let placed = self.splices.get(rel).map(|s| s.placed.clone()).unwrap_or_default();
+            let mut edits: Vec<Edit> = Vec::new();
+            let mut any_marker = false;
+            // Each knob leaf (base range) with its written format.
+            let mut leaves: Vec<((usize, usize), &str)> = Vec::new();
+            for k in knobs.iter().filter(|k| &k.file == rel) {
+                for l in &k.leaves {
+                    if let (Some(a), Some(b)) = (splice::offset(base, l.start.0, l.start.1), splice::offset(base, l.end.0, l.end.1)) {
+                        leaves.push(((a, b), formats[k.id].rust()));
+                    }
+                }
+            }
+            let mut inside = vec![false; leaves.len()];
+            for (i, (edit, kind)) in written.iter().enumerate() {
+                let (ps, pe) = placed.get(i).copied().unwrap_or((0, 0));
+                match kind {
+                    Written::Marker if auto => {
+                        any_marker = true;
+                        edits.push(Edit { text: edit.text.replace("#[fptune::tune(printed)]", "#[fptune::tune]"), ..edit.clone() });
+                    }
+                    Written::Annotation { .. } => {
+                        // A knob's inferred type: written, with the knob's format.
+                        let mine: Vec<usize> = (0..leaves.len()).filter(|&j| ps <= leaves[j].0 .0 && leaves[j].0 .1 <= pe).collect();
+                        if mine.is_empty() {
+                            continue;
+                        }
+                        let mut text = base[ps..pe].to_string();
+                        for &j in mine.iter().rev() {
+                            let ((a, b), f) = leaves[j];
+                            text.replace_range(a - ps..b - ps, f);
+                            inside[j] = true;
+                        }
+                        edits.push(Edit { text, ..edit.clone() });
+                    }
+                    _ => {}
+                }
+            }
+            if any_marker {
+                if let Some((edit, _)) = written.iter().find(|(_, k)| *k == Written::Extern) {
+                    edits.push(edit.clone());
+                }
+            }
+            for (j, ((a, b), f)) in leaves.iter().enumerate() {
+                if inside[j] {
+                    continue;
+                }
+                let back = |o: usize| match self.splices.get(rel) {
+                    Some(s) => s.original(o),
+                    None => Some(o),
+                };
+                if let (Some(ua), Some(ub)) = (back(*a), back(*b)) {
+                    if &user[ua..ub] != *f {
+                        edits.push(Edit::replace(ua, ub, *f));
+                    }
+                }
+            }
+            let text = splice(user, &edits)?.text;
+            if &text != user {
+                out.push((rel.clone(), text));
+            }
+        }
+        Ok(out)
+    }
+}
+
+/// What to write besides the types: zero-touch markers in these program files.
+#[derive(Clone, Debug, Default)]
+pub struct Marking {
+    /// Mark every float declaration of these files as a knob (`--auto`).
+    pub auto_files: Vec<String>,
+    /// Crate roots of a 2015-edition package (they get `extern crate fptune;`).
+    pub extern_roots: Vec<String>,
+}
+
+/// Runs the typing build in `scratch`, elaborates, marks, and checks that the base compiles
+/// natively, dropping any edit it does not compile with (`check` are the options of a native
+/// `cargo check` of the scratch copy; `typing` those of the typing build, with a target
+/// directory of its own).
+pub fn prepare(
+    scratch: &Scratch,
+    user: Vec<(String, String)>,
+    roots: &[String],
+    marking: &Marking,
+    typing_opts: BuildOptions,
+    check: &BuildOptions,
+    logs: &Path,
+) -> Result<Sources> {
+    let mut sources = Sources::plain(user);
+    let typed = typing::typing_build(scratch, &sources.user, roots, typing_opts, &logs.join("typing.log"))?;
+    if let Some(e) = &typed.error {
+        // The plain program did not type-check with the queries (a typing build is the crate as
+        // written, fptune's markers blanked): nothing is elaborated, and the builds say the rest.
+        sources.dropped.push(format!("the typing build did not compile ({e}): no type was written"));
+    }
+    sources.typing = typed.typing;
+    let elaborated = elaborate::elaborate(&sources.user, &sources.typing, &marking.extern_roots);
+    let mut edits = written_edits(&elaborated);
+    if !marking.auto_files.is_empty() {
+        let texts = elaborate::texts(&sources.user, &elaborated);
+        for (rel, text) in &texts {
+            if !marking.auto_files.contains(rel) {
+                continue;
+            }
+            let back = elaborated.iter().find(|e| &e.file == rel).map(|e| &e.spliced);
+            for m in auto::markers(text) {
+                // Markers go before items and declarations, outside every elaboration edit.
+                let at = match back {
+                    Some(s) => s.original(m.start),
+                    None => Some(m.start),
+                };
+                if let Some(at) = at {
+                    edits.entry(rel.clone()).or_default().push((Edit::insert(at, m.text), Written::Marker));
+                }
+            }
+        }
+    }
+    sources.apply(edits)?;
+    // The elaborated crate must compile natively as the user's does: an edit rustc refuses is
+    // dropped (a type printed under a name not in scope there, say), and said.
+    for round in 0..3 {
+        scratch.apply_sources(&changed(&sources))?;
+        let built = cargo::build(check, &logs.join(format!("elaborated-{}.log", round + 1)))?;
+        scratch.restore_all()?;
+        if built.success {
+            break;
+        }
+        let mut drop: BTreeMap<String, Vec<usize>> = BTreeMap::new();
+        for e in &built.errors {
+            let Some(span) = e.primary() else { continue };
+            let (Some(a), Some(b)) = (span.byte_start, span.byte_end) else { continue };
+            let Some(s) = sources.splices.get(&span.file) else { continue };
+            let base = sources.base.iter().find(|(r, _)| *r == span.file).map(|(_, t)| t.as_str()).unwrap_or_default();
+            // The edit the error is in; else the last one before it on its line (a marker in
+            // front of the declaration rustc refuses); else every edit of the file.
+            let line_start = base[..a.min(base.len())].rfind('\n').map_or(0, |i| i + 1);
+            let hit: Vec<usize> = match s.placed.iter().position(|&(ps, pe)| ps < b.max(a + 1) && a < pe) {
+                Some(i) => vec![i],
+                None => match s.placed.iter().rposition(|&(ps, pe)| line_start <= ps && pe <= a) {
+                    Some(i) => vec![i],
+                    None => (0..s.placed.len()).collect(),
+                },
+            };
+            sources.dropped.push(format!("{}: {e}", span.place()));
+            drop.entry(span.file.clone()).or_default().extend(hit);
+        }
+        if drop.is_empty() {
+            let first = built.first_error();
+            sources.dropped.push(format!("the crate with the types fptune wrote does not compile: {first}"));
+            break;
+        }
+        let mut edits = std::mem::take(&mut sources.written);
+        for (file, idx) in drop {
+            if let Some(list) = edits.get_mut(&file) {
+                let mut i = 0;
+                list.retain(|_| {
+                    i += 1;
+                    !idx.contains(&(i - 1))
+                });
+            }
+        }
+        sources.apply(edits)?;
+    }
+    Ok(sources)
+}
+
+/// The files whose base differs from the user's text.
+pub fn changed(sources: &Sources) -> Vec<(String, String)> {
+    sources.base.iter().filter(|(rel, text)| sources.user.iter().any(|(r, t)| r == rel && t != text)).cloned().collect()
+}
+
+fn written_edits(elaborated: &[Elaborated]) -> BTreeMap<String, Vec<(Edit, Written)>> {
+    elaborated.iter().map(|e| (e.file.clone(), e.edits.clone())).collect()
+}
