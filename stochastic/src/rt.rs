@@ -1533,11 +1533,14 @@ impl<F: Format, const K: u32> Scalar for Probe<F, K> {}
 
 operand!([F: Format, const K: u32] Probe<F, K>);
 
+// Arithmetic between knobs has the left one's type: `Self(self.0 + o.0)` fits the field of
+// `self.0`'s knob, as it does natively in every configuration, and a sum of two knobs stored in
+// either says they share a type (natively, the wider one's format is the sum's).
 impl<A: Format + Promote<B>, B: Format, const K: u32, const L: u32> Join<Probe<B, L>> for Probe<A, K> {
-    type Out = <A as Promote<B>>::Output;
+    type Out = Probe<<A as Promote<B>>::Output, K>;
     #[inline(always)]
     fn join(a: Self, b: Probe<B, L>) -> (Self::Out, Self::Out) {
-        (widen(a.0), widen(b.0))
+        (Probe(widen(a.0)), Probe(widen(b.0)))
     }
 }
 
@@ -1557,19 +1560,22 @@ impl<A: Format + Promote<B>, B: Format, const L: u32> Join<Probe<B, L>> for A {
     }
 }
 
+// A literal adapts to the knob's format, so the result has the knob's type in every native
+// build: it stays a probe, and rustc says where it meets a type that cannot change
+// (`g().max(x - 1.0)`).
 impl<A: Format, const K: u32> Join<Lit> for Probe<A, K> {
-    type Out = A;
+    type Out = Probe<A, K>;
     #[inline(always)]
-    fn join(a: Self, b: Lit) -> (A, A) {
-        (a.0, b.to())
+    fn join(a: Self, b: Lit) -> (Self, Self) {
+        (a, Probe(b.to()))
     }
 }
 
 impl<B: Format, const L: u32> Join<Probe<B, L>> for Lit {
-    type Out = B;
+    type Out = Probe<B, L>;
     #[inline(always)]
-    fn join(a: Lit, b: Probe<B, L>) -> (B, B) {
-        (a.to(), b.0)
+    fn join(a: Lit, b: Probe<B, L>) -> (Probe<B, L>, Probe<B, L>) {
+        (Probe(a.to()), b)
     }
 }
 

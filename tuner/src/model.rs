@@ -80,8 +80,9 @@ pub struct Unit {
     pub knobs: Vec<usize>,
     /// Why they are together (the first reason found).
     pub coupling: Coupling,
-    /// When rustc pins the unit to its declared format (it meets a plain float that cannot
-    /// change), the place that says so: the search never lowers it.
+    /// When rustc pins the unit to its declared format (it meets a plain float or a conversion
+    /// that cannot change), where and what (`at src/main.rs:9 it meets `f64``): the search never
+    /// lowers it.
     pub pinned: Option<String>,
 }
 

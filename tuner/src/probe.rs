@@ -570,6 +570,16 @@ pub fn couplings(diagnostics: &[DiagnosticLike], knobs: &[Knob]) -> Couplings {
     out
 }
 
+/// The conversion trait a probe lacks, from "the trait bound `Probe<f64, 17>: From<i32>` is not
+/// satisfied" (`From`, `Into`, `TryFrom`, `TryInto` with the probe as `Self`).
+fn conversion_bound(message: &str) -> Option<String> {
+    let bound = message.strip_prefix("the trait bound `")?.strip_suffix("` is not satisfied")?;
+    let (this, tr) = bound.split_once(": ")?;
+    let probe = this.contains("Probe<");
+    let conversion = ["From<", "Into<", "TryFrom<", "TryInto<"].iter().any(|c| tr.starts_with(c));
+    (probe && conversion && !tr.contains("Probe<")).then(|| tr.to_string())
+}
+
 /// Adds what one error says; `false` when it says nothing about knobs.
 fn read_diagnostic(d: &DiagnosticLike, kinds: &BTreeMap<usize, KnobKind>, out: &mut Couplings) -> bool {
     let place = d.place();
@@ -636,6 +646,12 @@ fn read_diagnostic(d: &DiagnosticLike, kinds: &BTreeMap<usize, KnobKind>, out: &
             for other in s.iter().filter(|x| matches!(x, Slot::Plain(_) | Slot::Literal)) {
                 meet(p, other, out);
             }
+        } else if let (Some(&p), Some(conversion)) = (distinct.iter().next(), conversion_bound(&d.message)) {
+            // "the trait bound `Probe<f64, 17>: From<i32>` is not satisfied": which formats have
+            // the conversion is std's choice (`f64: From<i32>`, not `f32`), so the knob keeps
+            // the format it was written with.
+            Couplings::pin(&mut out.pinned, p, &place, &conversion);
+            explained = true;
         }
     }
     explained
@@ -722,7 +738,7 @@ pub fn units(knobs: &[Knob], couplings: &Couplings) -> Vec<Unit> {
                 .iter()
                 .find(|(i, _)| uf.find(*i) == root)
                 .map_or(Coupling::Alone, |(_, c)| c.clone());
-            let pinned = couplings.pinned.iter().find(|p| ids.contains(&p.knob)).map(|p| p.place.clone());
+            let pinned = couplings.pinned.iter().find(|p| ids.contains(&p.knob)).map(|p| format!("at {} it meets `{}`", p.place, p.meets));
             Unit { id, knobs: ids, coupling, pinned }
         })
         .collect()
@@ -1210,7 +1226,7 @@ note: required by a bound in `is_into`
         };
         let u = units(&knobs(4), &c);
         assert_eq!(u[0].knobs, [0, 2]);
-        assert_eq!(u[0].pinned.as_deref(), Some("p:9"));
+        assert_eq!(u[0].pinned.as_deref(), Some("at p:9 it meets `f64`"));
         assert_eq!(u[1].pinned, None);
         let capped = units_without_16bit(&u, &c);
         assert_eq!(capped.into_iter().collect::<Vec<_>>(), [(2, "p:4".to_string())]);
