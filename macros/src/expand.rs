@@ -78,6 +78,7 @@ fn expand(args: TokenStream, item: TokenStream, user_facing: bool) -> TokenStrea
 
     let mut rewriter = Rewriter::new(context, STOCHASTIC);
     rewriter.printed = top.marker.printed;
+    SuffixedLiterals.visit_item_mut(&mut item);
     rewriter.visit_item_mut(&mut item);
     if STOCHASTIC {
         StochasticTypes.visit_item_mut(&mut item);
@@ -434,11 +435,11 @@ fn cmp_name(op: &BinOp) -> Option<&'static str> {
 fn float_literal(e: &Expr) -> Option<(String, Span)> {
     match e {
         Expr::Lit(l) => match &l.lit {
-            syn::Lit::Float(f) if f.suffix().is_empty() => Some((f.base10_digits().to_string(), f.span())),
+            syn::Lit::Float(f) if f.suffix().is_empty() => Some((suffixable(f), f.span())),
             _ => None,
         },
         Expr::Call(c) if elaborated_literal(c) => match c.args.first() {
-            Some(Expr::Lit(syn::ExprLit { lit: syn::Lit::Float(f), .. })) => Some((f.base10_digits().to_string(), c.span())),
+            Some(Expr::Lit(syn::ExprLit { lit: syn::Lit::Float(f), .. })) => Some((suffixable(f), c.span())),
             _ => None,
         },
         Expr::Unary(u) if matches!(u.op, UnOp::Neg(_)) => {
@@ -449,6 +450,13 @@ fn float_literal(e: &Expr) -> Option<(String, Span)> {
         Expr::Group(g) => float_literal(&g.expr),
         _ => None,
     }
+}
+
+/// A float literal's digits, which a suffix may follow: `0.` is written `0.0` (`0.f64` would be a
+/// field access).
+fn suffixable(f: &syn::LitFloat) -> String {
+    let digits = f.base10_digits();
+    if digits.ends_with('.') { format!("{digits}0") } else { digits.to_string() }
 }
 
 /// `::fptune::__rt::lit::<T>(d, s)`, the tuner's elaborated literal.
@@ -762,6 +770,39 @@ fn store_expr(e: Expr, ty: Option<&Type>, aliases: &BTreeSet<String>) -> Expr {
     }
 }
 
+/// Writes a suffixed float literal (`0.5f64`, `0_f64`) as the cast `(0.5f64 as f64)`, as the
+/// tuner's elaboration does: the user's code and the tuner's builds of it expand alike.
+struct SuffixedLiterals;
+
+impl VisitMut for SuffixedLiterals {
+    fn visit_expr_mut(&mut self, e: &mut Expr) {
+        if let Expr::Lit(l) = e {
+            let suffix = match &l.lit {
+                syn::Lit::Float(f) => f.suffix().to_string(),
+                syn::Lit::Int(i) => i.suffix().to_string(),
+                _ => String::new(),
+            };
+            if suffix == "f64" || suffix == "f32" {
+                let span = l.span();
+                let ty = syn::Ident::new(&suffix, span);
+                let lit = l.clone();
+                *e = parse_quote_spanned!(span=> (#lit as #ty));
+            }
+            return;
+        }
+        if matches!(e, Expr::Call(c) if elaborated_literal(c)) {
+            // The tuner's literal (`__rt::lit::<T>(0.5f64, 0.5f32)`) carries the literal's two
+            // roundings, suffixed.
+            return;
+        }
+        visit_mut::visit_expr_mut(self, e);
+    }
+
+    fn visit_pat_mut(&mut self, _: &mut syn::Pat) {}
+
+    fn visit_macro_mut(&mut self, _: &mut syn::Macro) {}
+}
+
 impl Rewriter {
     fn new(cx: Context, stochastic: bool) -> Rewriter {
         Rewriter { cx, stochastic, scopes: vec![HashMap::new()], returns: Vec::new(), printed: false }
@@ -877,6 +918,8 @@ impl Rewriter {
             Expr::Group(g) => self.looks_float(&g.expr),
             Expr::Unary(u) => self.looks_float(&u.expr),
             Expr::Binary(b) => self.looks_float(&b.left) || self.looks_float(&b.right),
+            // `(0_f64 as f64)`, as fptune's elaboration writes a suffixed literal.
+            Expr::Cast(c) => cast_float_target(&c.ty, &self.cx.aliases),
             Expr::MethodCall(m) => {
                 FLOAT_METHODS.iter().any(|n| m.method == n) && self.looks_float(&m.receiver)
                     || m.method == "to_f64"
@@ -1174,6 +1217,21 @@ impl VisitMut for Rewriter {
 
     fn visit_expr_mut(&mut self, e: &mut Expr) {
         let span = e.span();
+        if let Expr::Call(c) = e {
+            // (`lit::<T>(..)`; a heal's `lit(..)` has no type written and is left to infer it.)
+            let typed = matches!(&*c.func, Expr::Path(p) if p.path.segments.last().is_some_and(|s| !s.arguments.is_empty()));
+            if elaborated_literal(c) && typed && !self.stochastic {
+                // The tuner's elaborated literal where no operator takes it (an argument, a
+                // field, a tuple), in a native or probe build: the literal as the user wrote it,
+                // which takes the type its place has, as it does in the user's build of the tuned
+                // code. (The stochastic build keeps its type, made stochastic, which its heals
+                // adapt where the place's format differs.)
+                if let Some((digits, span)) = float_literal(e) {
+                    *e = Expr::Lit(syn::ExprLit { attrs: Vec::new(), lit: syn::Lit::Float(syn::LitFloat::new(&digits, span)) });
+                }
+                return;
+            }
+        }
         match e {
             Expr::Binary(b) => {
                 if let Some(name) = arith_name(&b.op) {
@@ -1283,7 +1341,11 @@ impl VisitMut for Rewriter {
                 *e = wrap_dispatch(span, quote_spanned!(span=> (&&::fptune::__rt::pair(#recv, #arg)).#method()));
             }
             Expr::MethodCall(m) => {
-                self.visit_expr_mut(&mut m.receiver);
+                // A method of an elaborated literal (`0.5.sqrt()`, rustc typed it) keeps the
+                // literal's type: a bare literal's would be ambiguous.
+                if !matches!(&*m.receiver, Expr::Call(c) if elaborated_literal(c)) {
+                    self.visit_expr_mut(&mut m.receiver);
+                }
                 let method = m.method.to_string();
                 let params = self.cx.methods.get(&method).cloned();
                 self.rewrite_call_args(params.as_ref(), &mut m.args);

@@ -859,9 +859,13 @@ fn discover_items(items: &[Item], out: &mut Discovery) {
                     Marker::default()
                 }
             };
+            // The attribute being expanded is the one taken out, as rustc does: a `#[tune]` beside
+            // it (`#[fptune::tune] #[tune] fn f() -> f64`) marks the function's return value.
             let mut bare = item.clone();
             if let Some(a) = item_attrs_mut(&mut bare) {
-                a.retain(|x| !is_tune_attribute(x));
+                if let Some(at) = a.iter().position(is_tune_attribute) {
+                    a.remove(at);
+                }
             }
             let d = discover(&bare, &Top { marker });
             out.knobs.extend(d.knobs);

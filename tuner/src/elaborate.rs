@@ -67,12 +67,13 @@ pub struct Elaborated {
 /// Elaborates every file of `sources` that rustc answered about; `extern_roots` are the crate
 /// roots of a 2015-edition package, which get `extern crate fptune;`. Files with nothing to
 /// write are left out.
-pub fn elaborate(sources: &[(String, String)], typing: &Typing, extern_roots: &[String]) -> Vec<Elaborated> {
+pub fn elaborate(sources: &[(String, String)], typing: &Typing, extern_roots: &[String], auto_files: &[String]) -> Vec<Elaborated> {
     let macros = crate_macros(sources);
     let mut out = Vec::new();
     for (rel, text) in sources {
         let Ok(file) = syn::parse_file(text) else { continue };
-        let mut e = Elaborator { rel, text, typing, edits: Vec::new(), constant: 0, macros: &macros };
+        let tuned = usize::from(auto_files.contains(rel));
+        let mut e = Elaborator { rel, text, typing, edits: Vec::new(), constant: 0, tuned, macros: &macros };
         e.visit_file(&file);
         if extern_roots.iter().any(|r| r == rel) {
             // After the inner attributes, which must come first.
@@ -187,6 +188,11 @@ struct Elaborator<'a> {
     edits: Vec<(Edit, Written)>,
     /// Depth of constant contexts around the visitor (no calls there).
     constant: usize,
+    /// Depth of tuned code around the visitor: items marked `#[fptune::tune]`, the crate's own
+    /// macros, or a whole file zero-touch tuning marks. Outside, an unsuffixed literal stays
+    /// as written: it adapts to a knob it meets in native builds as in the user's code, and the
+    /// stochastic build's heals convert it where it meets a stochastic value.
+    tuned: usize,
     /// The crate's own `macro_rules!` macros.
     macros: &'a BTreeSet<String>,
 }
@@ -210,7 +216,7 @@ impl Elaborator<'_> {
             self.edits.push((Edit::replace(a, b, written), Written::Literal));
             return;
         }
-        if !lit.suffix().is_empty() {
+        if !lit.suffix().is_empty() || self.tuned == 0 {
             return;
         }
         let Some(ty) = self.typing.literal(self.rel, a, b) else { return };
@@ -247,6 +253,10 @@ impl Elaborator<'_> {
     /// can be written: an identifier (`x`, `mut x`), a reference to one (`&x`: `&T`), a tuple of
     /// identifiers.
     fn annotate(&mut self, pat: &syn::Pat) {
+        if self.tuned == 0 {
+            // Untuned code keeps its inference: a binding there takes a knob's type natively.
+            return;
+        }
         let Some(ty) = self.pattern_type(pat) else { return };
         let Some((_, end)) = self.range(pat.span()) else { return };
         let first = first_ident(pat).and_then(|i| self.range(i.span()));
@@ -287,7 +297,9 @@ impl Elaborator<'_> {
         let name = mac.path.segments.last().map(|s| s.ident.to_string()).unwrap_or_default();
         if name == "macro_rules" || self.macros.contains(&name) {
             // The crate's own macros: their bodies and arguments are its code, token by token.
+            self.tuned += 1;
             self.literal_tokens(mac.tokens.clone());
+            self.tuned -= 1;
             return;
         }
         if !EXPRESSION_MACROS.contains(&name.as_str()) {
@@ -359,7 +371,33 @@ impl syn::parse::Parse for Repeat {
     }
 }
 
+/// Whether an item carries `#[fptune::tune]` (with or without arguments).
+fn marked_tuned(item: &syn::Item) -> bool {
+    let attrs = match item {
+        syn::Item::Fn(i) => &i.attrs,
+        syn::Item::Impl(i) => &i.attrs,
+        syn::Item::Mod(i) => &i.attrs,
+        syn::Item::Trait(i) => &i.attrs,
+        syn::Item::Struct(i) => &i.attrs,
+        syn::Item::Enum(i) => &i.attrs,
+        syn::Item::Const(i) => &i.attrs,
+        syn::Item::Static(i) => &i.attrs,
+        _ => return false,
+    };
+    attrs.iter().any(|a| {
+        let segs: Vec<String> = a.path().segments.iter().map(|s| s.ident.to_string()).collect();
+        segs == ["fptune", "tune"]
+    })
+}
+
 impl<'ast> Visit<'ast> for Elaborator<'_> {
+    fn visit_item(&mut self, item: &'ast syn::Item) {
+        let marked = marked_tuned(item);
+        self.tuned += usize::from(marked);
+        syn::visit::visit_item(self, item);
+        self.tuned -= usize::from(marked);
+    }
+
     fn visit_lit_float(&mut self, lit: &'ast syn::LitFloat) {
         self.literal(lit);
     }
@@ -474,7 +512,7 @@ mod tests {
         for (needle, ty) in [("out", "[f32; 2]"), ("pk", "f64"), ("f", "{closure@src/main.rs:5:13: 5:19}"), ("x", "f64"), ("y", "f64")] {
             typing.bindings.insert(site(text, needle, 0), (needle.into(), Observed::Type(ty.into())));
         }
-        let e = elaborate(&[("src/main.rs".into(), text.into())], &typing, &[]);
+        let e = elaborate(&[("src/main.rs".into(), text.into())], &typing, &[], &["src/main.rs".to_string()]);
         let out = &e[0].spliced.text;
         assert!(out.contains("const C: f64 = 0.5;"), "{out}");
         assert!(out.contains("let mut out: [f32; 2] = [::fptune::__rt::lit::<f32>(0.0f64, 0.0f32); 2];"), "{out}");

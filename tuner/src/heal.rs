@@ -37,6 +37,12 @@ pub enum Fix {
     ToStochastic,
     /// `::fptune::__rt::to_native(e)`.
     ToNative,
+    /// An unsuffixed float literal written `::fptune::__rt::lit(d, s)`: a value of the type the
+    /// place expects, whatever the configuration makes it (as the literal adapts natively).
+    Literal {
+        /// The literal's binary64 and binary32 tokens.
+        digits: String,
+    },
     /// `<_ as ::fptune::__rt::Store<T>>::store(e)`: a value of run-time format (the single
     /// build's `Sdyn`, a knob) converted into `T`, the type rustc expects there.
     Store(String),
@@ -78,6 +84,9 @@ impl Heal {
         match &self.fix {
             Fix::ToStochastic => wrap(self.start, self.end, "::fptune::__rt::to_stochastic("),
             Fix::ToNative => wrap(self.start, self.end, "::fptune::__rt::to_native("),
+            Fix::Literal { digits } => {
+                vec![Edit::replace(self.start, self.end, format!("::fptune::__rt::lit({digits}f64, {digits}f32)"))]
+            }
             Fix::Store(ty) => wrap(self.start, self.end, &format!("<_ as ::fptune::__rt::Store<{ty}>>::store(")),
             Fix::Constant(f) => wrap(self.start, self.end, &format!("::fptune::Stochastic::<{f}>::constant(")),
             Fix::KeepPrimitive(ty) => vec![Edit::replace(self.start, self.end, format!("::core::primitive::{ty}"))],
@@ -93,6 +102,65 @@ impl Heal {
     pub fn lossy(&self) -> bool {
         self.fix == Fix::ToNative
     }
+}
+
+/// The digits of the unsuffixed float literal spanning `range` of `text` (`0.` as `0.0`).
+fn float_literal_at(text: &str, range: (usize, usize)) -> Option<String> {
+    let lit: syn::LitFloat = syn::parse_str(text.get(range.0..range.1)?.trim()).ok()?;
+    let digits = lit.base10_digits();
+    lit.suffix().is_empty().then(|| if digits.ends_with('.') { format!("{digits}0") } else { digits.to_string() })
+}
+
+/// The float literals among the elements of the array expression (`[a, b, c]`, also in `vec![..]`)
+/// that `range` is an element of: their ranges (a negative one's after its `-`).
+fn array_literals(text: &str, range: (usize, usize)) -> Option<Vec<(usize, usize)>> {
+    let bytes = text.as_bytes();
+    let mut depth = 0usize;
+    let mut open = None;
+    for i in (0..range.0).rev() {
+        match bytes[i] {
+            b')' | b']' | b'}' => depth += 1,
+            b'(' | b'{' if depth == 0 => return None,
+            b'(' | b'{' => depth -= 1,
+            b'[' if depth == 0 => {
+                open = Some(i);
+                break;
+            }
+            b'[' => depth -= 1,
+            b';' if depth == 0 => return None,
+            _ => {}
+        }
+    }
+    let open = open?;
+    let mut out = Vec::new();
+    let mut depth = 0usize;
+    let mut start = open + 1;
+    for (i, &b) in bytes.iter().enumerate().skip(open + 1) {
+        match b {
+            b'(' | b'[' | b'{' => depth += 1,
+            b')' | b'}' if depth > 0 => depth -= 1,
+            b']' if depth > 0 => depth -= 1,
+            b',' | b']' | b';' if depth == 0 => {
+                let piece = &text[start..i];
+                let lead = piece.len() - piece.trim_start().len();
+                let mut a = start + lead;
+                let b_end = start + piece.trim_end().len();
+                if text[a..b_end].starts_with('-') {
+                    a += 1 + text[a + 1..b_end].len() - text[a + 1..b_end].trim_start().len();
+                }
+                if a < b_end {
+                    out.push((a, b_end));
+                }
+                if b != b',' {
+                    // `[x; n]` repeats one element.
+                    return out.contains(&range).then_some(out);
+                }
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    None
 }
 
 fn wrap(start: usize, end: usize, open: &str) -> Vec<Edit> {
@@ -400,17 +468,25 @@ fn heals_for(e: &Diagnostic, name: &str, file: &Built<'_>, (a, b): (usize, usize
         "E0308" if e.children.iter().any(|c| c.message.starts_with("expected `") && c.primary().is_some()) => e
             .children
             .iter()
-            .filter(|c| c.message.starts_with("expected `"))
-            .filter_map(|c| {
+            .enumerate()
+            .filter(|(_, c)| c.message.starts_with("expected `"))
+            .filter_map(|(i, c)| {
                 let span = c.primary()?;
                 let (ca, cb) = (span.byte_start?, span.byte_end?);
-                let note = Diagnostic { code: e.code.clone(), message: e.message.clone(), rendered: Some(c.message.clone()), spans: vec![span.clone()], ..c.clone() };
+                // "expected `0`, found `2147483648`" names only where the types differ; the note
+                // after it (no place of its own) has the whole types.
+                let whole = e.children.get(i + 1).filter(|n| n.primary().is_none() && n.message.trim_start().starts_with("expected "));
+                let mut rendered = c.message.clone();
+                if let Some(n) = whole {
+                    rendered = format!("{rendered}\n= note: {}", n.message);
+                }
+                let note = Diagnostic { code: e.code.clone(), message: e.message.clone(), rendered: Some(rendered), spans: vec![span.clone()], ..c.clone() };
                 Some(heals_for(&note, name, file, (ca, cb)))
             })
             .flatten()
             .collect(),
         "E0308" => {
-            let Some((x, y)) = expected_found(&text).into_iter().next() else { return Vec::new() };
+            let Some((x, y)) = expected_found(&text).into_iter().find(|(x, y)| float_shaped(x, y)) else { return Vec::new() };
             if !float_shaped(&x, &y) {
                 return Vec::new();
             }
@@ -436,10 +512,19 @@ fn heals_for(e: &Diagnostic, name: &str, file: &Built<'_>, (a, b): (usize, usize
                 if expression_at(base, range).is_none() {
                     return Vec::new();
                 }
-                return vec![match constant_format(&x).filter(|_| in_constant(base, range)) {
-                    Some(f) => make(range, Fix::Constant(f)),
-                    None => make(range, Fix::ToStochastic),
-                }];
+                if let Some(f) = constant_format(&x).filter(|_| in_constant(base, range)) {
+                    return vec![make(range, Fix::Constant(f))];
+                }
+                if float_literal_at(base, range).is_some() {
+                    // A literal, with its siblings when it is an element of an array (rustc
+                    // gives the array the first element's type, and names only that one).
+                    let literals = array_literals(base, range).unwrap_or_else(|| vec![range]);
+                    return literals
+                        .into_iter()
+                        .filter_map(|r| float_literal_at(base, r).map(|digits| make(r, Fix::Literal { digits })))
+                        .collect();
+                }
+                return vec![make(range, Fix::ToStochastic)];
             }
             if stochastic(&y) && !stochastic(&x) {
                 // The other branch of an `if` or `match`, primitive: made stochastic instead.

@@ -108,10 +108,15 @@ impl Sources {
                         any_marker = true;
                         edits.push(Edit { text: edit.text.replace("#[fptune::tune(printed)]", "#[fptune::tune]"), ..edit.clone() });
                     }
-                    Written::Annotation { .. } => {
+                    Written::Annotation { ty, .. } => {
                         // A knob's inferred type: written, with the knob's format.
                         let mine: Vec<usize> = (0..leaves.len()).filter(|&j| ps <= leaves[j].0 .0 && leaves[j].0 .1 <= pe).collect();
                         if mine.is_empty() {
+                            // Another binding holding floats keeps the type the builds gave it
+                            // (inference would follow lowered knobs, which no build checked).
+                            if elaborate::holds_float(ty) {
+                                edits.push(edit.clone());
+                            }
                             continue;
                         }
                         let mut text = base[ps..pe].to_string();
@@ -183,7 +188,7 @@ pub fn prepare(
         sources.dropped.push(format!("the typing build did not compile ({e}): no type was written"));
     }
     sources.typing = typed.typing;
-    let elaborated = elaborate::elaborate(&sources.user, &sources.typing, &marking.extern_roots);
+    let elaborated = elaborate::elaborate(&sources.user, &sources.typing, &marking.extern_roots, &marking.auto_files);
     let mut edits = written_edits(&elaborated);
     if !marking.auto_files.is_empty() {
         let texts = elaborate::texts(&sources.user, &elaborated);

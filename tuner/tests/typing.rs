@@ -95,7 +95,7 @@ fn explore_dsa_conversion_of_the_corpus() {
         let name = dir.file_name().unwrap_or_default().to_string_lossy().to_string();
         let typed = typing_build(&scratch, &sources, &ws.roots, opts.clone(), &PathBuf::from(format!("/tmp/typing-{name}.log"))).expect("typing");
         let extern_roots = if ws.edition == "2015" { ws.roots.clone() } else { Vec::new() };
-        let elaborated = cargo_fptune::elaborate::elaborate(&sources, &typed.typing, &extern_roots);
+        let elaborated = cargo_fptune::elaborate::elaborate(&sources, &typed.typing, &extern_roots, &ws.sources().expect("sources"));
         let base = cargo_fptune::elaborate::texts(&sources, &elaborated);
         for (rel, text) in &base {
             let path = PathBuf::from(format!("/tmp/base-{name}/{rel}"));
