@@ -35,12 +35,13 @@ pub fn configured_sources(
 /// reads from `FPTUNE_FORMATS`; pinned units keep their declared type. With `native` (the native
 /// single build, built without the `stochastic` feature), as `::fptune::__rt::Knob<F, U,
 /// ::fptune::__rt::Ndyn>`: each knob computes in its format's own round-to-nearest arithmetic.
-/// A unit of `const` and `static` knobs is a constant unit, `Knob<F, { U |
+/// A `const` or `static` knob is a constant knob, `Knob<F, { U |
 /// ::fptune::__rt::CONSTANT }, ::fptune::__rt::Ndyn>` in both builds: its knobs keep their values
 /// widened, so that the item's literal can be written before the format is known
 /// (`fptune::__rt::CONSTANT`), and native, as the primitive constants of a configuration's own
-/// stochastic build are ([`constant_unit_obstacle`] says when a unit mixes them with others).
-/// Only files with such knobs are returned.
+/// stochastic build are. A unit that mixes them with variables (`let mut sum = EPSILON;`) writes
+/// each as its kind is, both reading the unit's format, and the conversion's heals join them as
+/// they join a configuration's own build. Only files with such knobs are returned.
 pub fn single_build_sources(
     sources: &[(String, String)],
     knobs: &[Knob],
@@ -65,16 +66,14 @@ pub fn single_build_edits(
 ) -> Result<BTreeMap<String, Vec<Edit>>> {
     let mut unit_of: Vec<Option<String>> = vec![None; knobs.len()];
     for unit in units.iter().filter(|u| u.pinned.is_none()) {
-        let constant = unit.knobs.iter().any(|&k| is_constant(&knobs[k]));
-        let written = if constant {
-            format!("{{ {} | ::fptune::__rt::CONSTANT }}, ::fptune::__rt::Ndyn", unit.id)
-        } else if native {
-            format!("{}, ::fptune::__rt::Ndyn", unit.id)
-        } else {
-            unit.id.to_string()
-        };
         for &k in &unit.knobs {
-            unit_of[k] = Some(written.clone());
+            unit_of[k] = Some(if is_constant(&knobs[k]) {
+                format!("{{ {} | ::fptune::__rt::CONSTANT }}, ::fptune::__rt::Ndyn", unit.id)
+            } else if native {
+                format!("{}, ::fptune::__rt::Ndyn", unit.id)
+            } else {
+                unit.id.to_string()
+            });
         }
     }
     leaf_edits(sources, knobs, |k| match &unit_of[k.id] {
@@ -86,19 +85,6 @@ pub fn single_build_edits(
 /// A knob that holds a compile-time value.
 fn is_constant(k: &Knob) -> bool {
     matches!(k.kind, KnobKind::Const | KnobKind::Static)
-}
-
-/// Why the single build cannot hold a unit the search may lower: it has `const` or `static`
-/// knobs and others (a constant unit's knobs compute natively, which the others, stochastic in
-/// a configuration's own build, do not).
-pub fn constant_unit_obstacle(knobs: &[Knob], units: &[Unit]) -> Option<String> {
-    let mixed: Vec<String> = units
-        .iter()
-        .filter(|u| u.pinned.is_none())
-        .filter(|u| u.knobs.iter().any(|&k| is_constant(&knobs[k])) && !u.knobs.iter().all(|&k| is_constant(&knobs[k])))
-        .map(|u| u.knobs.iter().map(|&k| format!("`{}` ({})", knobs[k].name, knobs[k].place())).collect::<Vec<_>>().join(", "))
-        .collect();
-    (!mixed.is_empty()).then(|| format!("a `const` or `static` knob shares a type with a variable: {}", mixed.join("; ")))
 }
 
 /// The edits that write each knob's leaves as `written(knob)`, by file.
@@ -217,7 +203,7 @@ mod tests {
     }
 
     #[test]
-    fn constant_units_are_native_constant_knobs_in_both_single_builds_and_may_not_hold_variables() -> Result<()> {
+    fn constant_knobs_are_native_in_both_single_builds_beside_variables_of_their_unit() -> Result<()> {
         let dir = tempfile::tempdir()?;
         std::fs::create_dir_all(dir.path().join("src"))?;
         let text = "#[fptune::tune]\nmod k {\n    #[tune]\n    const C: [f64; 2] = [1.0, 2.0];\n    \
@@ -237,11 +223,11 @@ mod tests {
             let variable = if native { "::fptune::__rt::Knob<f64, 2, ::fptune::__rt::Ndyn>" } else { "::fptune::__rt::Knob<f64, 2>" };
             assert!(out.contains(&format!("let a: {variable} = C[0];")), "{out}");
         }
-        assert_eq!(constant_unit_obstacle(&inv.knobs, &units), None);
-        // `a` made to share `C`'s type: the unit would hold a variable beside a constant.
+        // `a` made to share `C`'s type: each keeps its kind, both reading unit 0's format.
         let merged = [unit(0, vec![0, 2]), unit(1, vec![1])];
-        let why = constant_unit_obstacle(&inv.knobs, &merged).expect("an obstacle");
-        assert!(why.contains("`C`") && why.contains("`a`") && !why.contains("`S`"), "{why}");
+        let out = &single_build_sources(&inv.sources, &inv.knobs, &merged, false)?[0].1;
+        assert!(out.contains("const C: [::fptune::__rt::Knob<f64, { 0 | ::fptune::__rt::CONSTANT }, ::fptune::__rt::Ndyn>; 2]"), "{out}");
+        assert!(out.contains("let a: ::fptune::__rt::Knob<f64, 0> = C[0];"), "{out}");
         Ok(())
     }
 }

@@ -474,7 +474,7 @@ impl<'a> Lab<'a> {
     }
 
     fn log_path(&self, what: &str) -> PathBuf {
-        self.logs.join(format!("{what}.log"))
+        self.logs.join(format!("{}.log", log_name(what)))
     }
 
     /// The run of a configuration with `seed` (`None`: native) known from the cache, unless it
@@ -647,7 +647,7 @@ impl<'a> Lab<'a> {
                 exe
             }
         };
-        let out = self.logs.join(format!("{tag}.jsonl"));
+        let out = self.logs.join(format!("{}.jsonl", log_name(&tag)));
         let mut fastest = f64::INFINITY;
         for _ in 0..runs.max(1) {
             run.runs += 1;
@@ -680,7 +680,7 @@ impl<'a> Lab<'a> {
 
 /// The fptune dependency of every scratch copy: the runtime, for a crate without it (tuned with
 /// `--auto`), and the runtime's features that implement the traits of crates it uses.
-fn fptune_dependency(ws: &Workspace) -> Result<Option<FptuneDependency>> {
+pub(crate) fn fptune_dependency(ws: &Workspace) -> Result<Option<FptuneDependency>> {
     if ws.depends_on_fptune && ws.float_trait_crates.is_empty() {
         return Ok(None);
     }
@@ -840,7 +840,7 @@ impl Lab<'_> {
         if self.settings.ladder.formats.len() < 2 {
             return Some("a one-step ladder".into());
         }
-        convert::constant_unit_obstacle(&self.inv.knobs, &self.units)
+        None
     }
 
     /// Builds the single build ([`convert::single_build_sources`]) on `worker` and runs it on
@@ -1632,7 +1632,11 @@ pub fn prepare(lab: &mut Lab<'_>) -> Result<Prepared, TuneError> {
             Err(why) if lab.settings.single_build == When::Always => {
                 return Err(TuneError::Internal(anyhow!("--single-build always, but the single build cannot serve: {why}")))
             }
-            Err(why) => warnings.push(format!("no single build ({why}): every DSA candidate is built")),
+            Err(why) => {
+                let said = format!("no single build ({why}): every DSA candidate is built");
+                console.stage(&said);
+                warnings.push(said);
+            }
         }
         if lab.single.is_none() && matches!(native_tried, Some(Ok(_))) {
             warnings.push(
@@ -1965,6 +1969,28 @@ fn final_check(
     })
 }
 
+
+/// A log's file name for a tag that names a configuration (`f64-f32-f16`): run-length coded
+/// where it repeats (`f64x270-f32-f64x2`), and cut with a hash of the whole where that is still
+/// longer than a file name may be.
+fn log_name(tag: &str) -> String {
+    let mut parts: Vec<(String, usize)> = Vec::new();
+    for p in tag.split('-') {
+        match parts.last_mut() {
+            Some((last, n)) if last == p => *n += 1,
+            _ => parts.push((p.to_string(), 1)),
+        }
+    }
+    let coded = parts.iter().map(|(p, n)| if *n > 2 { format!("{p}x{n}") } else { vec![p.as_str(); *n].join("-") }).collect::<Vec<_>>().join("-");
+    if coded.len() <= 200 {
+        return coded;
+    }
+    use std::hash::{Hash, Hasher};
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    tag.hash(&mut h);
+    format!("{}-{:016x}", &coded[..180], h.finish())
+}
+
 #[cfg(test)]
 mod tests {
     use std::sync::atomic::{AtomicBool, Ordering};
@@ -2050,5 +2076,18 @@ mod tests {
         assert_eq!(checks(7, false, true, true), [Some(7), Some(8), None]);
         assert_eq!(checks(7, true, true, true), [None, Some(7), Some(8)]);
         assert_eq!(checks(u64::MAX, false, true, false), [Some(u64::MAX), Some(0)]);
+    }
+}
+
+#[cfg(test)]
+mod log_name_tests {
+    #[test]
+    fn long_configurations_get_short_log_names() {
+        assert_eq!(super::log_name("f64-f32-f64"), "f64-f32-f64");
+        assert_eq!(super::log_name("f64-f64-f64-f32-single"), "f64x3-f32-single");
+        let long = vec!["f64"; 300].join("-") + "-f32-" + &vec!["f16", "f64"].repeat(100).join("-");
+        let name = super::log_name(&long);
+        assert!(name.len() < 250 && name.starts_with("f64x300-f32-"), "{name}");
+        assert_ne!(name, super::log_name(&long.replace("f32", "f16")));
     }
 }

@@ -109,17 +109,19 @@ pub fn write(settings: &Settings, ws: &Workspace, tuned: &Tuned) -> Result<Repor
         .iter()
         .map(|k| {
             let unit = unit_of[k.id];
-            let evidence = tuned
-                .search
-                .evidence
-                .iter()
-                .find(|e| e.unit == unit)
-                .map(evidence_text)
-                .or_else(|| tuned.units[unit].pinned.as_ref().map(|p| format!("rustc requires its type to stay (at {p})")))
+            // A unit a float literal reaches stops at 32 bits: said with the literal's place
+            // before what the search saw of its 16-bit candidates (never built).
+            let capped = tuned.capped.iter().find(|(u, _)| *u == unit).filter(|_| config.0[unit] == FloatFormat::F32).map(
+                |(_, p)| format!("receives a float literal, which cannot be 16-bit (at {p})"),
+            );
+            let evidence = capped
+                .or_else(|| tuned.search.evidence.iter().find(|e| e.unit == unit).map(evidence_text))
                 .or_else(|| {
-                    tuned.capped.iter().find(|(u, _)| *u == unit).filter(|_| config.0[unit] == FloatFormat::F32).map(
-                        |(_, p)| format!("receives a float literal, which cannot be 16-bit (at {p})"),
-                    )
+                    tuned.units[unit].pinned.as_ref().map(|p| {
+                        format!(
+                            "rustc requires its type to stay: {p}, which no knob holds (where it is a declaration of yours, mark it `#[tune]`, or tune with `--auto`, to lower both)"
+                        )
+                    })
                 });
             KnobRow { knob: k.clone(), unit, found: config.0[unit], evidence }
         })
@@ -146,6 +148,21 @@ pub fn write(settings: &Settings, ws: &Workspace, tuned: &Tuned) -> Result<Repor
         files.push(FileChange { path: rel.clone(), original_sha256: sha256(original), tuned: format!("tuned/{rel}") });
         let diff = similar::TextDiff::from_lines(original.as_str(), text.as_str());
         let _ = write!(patch, "{}", diff.unified_diff().context_radius(3).header(&format!("a/{rel}"), &format!("b/{rel}")));
+    }
+    if tuned.auto && !ws.depends_on_fptune {
+        // Zero-touch tuning keeps its markers in the tuned code (they write the formats the
+        // configuration mixes): the crate then depends on fptune, as its scratch copies did.
+        if let Some(dep) = crate::lab::fptune_dependency(ws)? {
+            let rel = ws.manifest.strip_prefix(&ws.root).unwrap_or(Path::new("Cargo.toml")).to_string_lossy().to_string();
+            let original = std::fs::read_to_string(&ws.manifest).with_context(|| format!("reading {}", ws.manifest.display()))?;
+            let text = crate::scratch::with_fptune(&original, &dep)?;
+            let dest = tuned_dir.join(&rel);
+            std::fs::create_dir_all(dest.parent().unwrap_or(&tuned_dir)).context("creating the tuned dir")?;
+            std::fs::write(&dest, &text).with_context(|| format!("writing {}", dest.display()))?;
+            files.push(FileChange { path: rel.clone(), original_sha256: sha256(&original), tuned: format!("tuned/{rel}") });
+            let diff = similar::TextDiff::from_lines(original.as_str(), text.as_str());
+            let _ = write!(patch, "{}", diff.unified_diff().context_radius(3).header(&format!("a/{rel}"), &format!("b/{rel}")));
+        }
     }
     std::fs::write(out.join("tuned.patch"), &patch).context("writing tuned.patch")?;
 

@@ -446,7 +446,7 @@ const TARGET_ARRAYS: [&str; 4] = ["bin", "example", "test", "bench"];
 ///   refuse code, and a scratch build is there to test numbers, not style.
 /// `text` (a manifest) depending on the fptune runtime with `dep`'s features: a new `fptune`
 /// dependency at `dep.path`, or the package's own with the features added.
-fn with_fptune(text: &str, dep: &FptuneDependency) -> Result<String> {
+pub(crate) fn with_fptune(text: &str, dep: &FptuneDependency) -> Result<String> {
     let mut doc: DocumentMut = text.parse().context("the manifest is not valid TOML")?;
     let deps = doc
         .entry("dependencies")
