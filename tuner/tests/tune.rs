@@ -426,3 +426,102 @@ fn batch_tunes_each_requirement_once_per_run_and_writes_tables_and_charts() {
     let summary = std::fs::read_to_string(out.join("summary.md")).expect("summary.md");
     assert!(summary.contains("tune_sum/chart.png") && summary.contains("no_such_crate"), "{summary}");
 }
+
+// ----------------------------------------------------------------------------------------------
+// Code written the way people write it: each failure class of third-party code, in a crate of a
+// few lines, tuned or refused with its reason.
+// ----------------------------------------------------------------------------------------------
+
+fn knob<'a>(r: &'a serde_json::Value, name: &str) -> &'a serde_json::Value {
+    r["knobs"].as_array().expect("knobs").iter().find(|k| k["name"] == name).unwrap_or_else(|| panic!("no knob `{name}`: {r}"))
+}
+
+fn evidence(k: &serde_json::Value) -> &str {
+    k["evidence"].as_str().unwrap_or_default()
+}
+
+#[test]
+fn untuned_code_whose_types_rustc_infers_meets_knobs_and_each_pin_says_where() {
+    // A caller's buffer, `fold` from a literal, a method of a suffixed literal, `f64::from`,
+    // `.into()`, a `&dyn Fn`, a tuple struct and `Result`.
+    let (_dir, krate) = fixture("styles_marked");
+    let run = fptune(&krate, &["--digits", "3"]);
+    assert_eq!(run.code, 0, "stdout:\n{}\nstderr:\n{}", run.stdout, run.stderr);
+    let r = report(&krate);
+    assert_eq!(r["counts"]["compilations_failed"], 0, "{}", r["counts"]);
+    assert_ne!(knob(&r, "total")["found"], "f64", "{r}");
+    // `out` meets the caller's `[0.0f64; 2]`, `floor` the untuned tuple struct's field: both
+    // stay, with the place and what to do.
+    for (name, line) in [("out", "src/main.rs:28"), ("floor", "src/main.rs:23")] {
+        let k = knob(&r, name);
+        assert_eq!(k["found"], "f64");
+        assert!(evidence(k).contains(line) && evidence(k).contains("#[tune]"), "{k}");
+    }
+    assert_eq!(r["final_check"]["meets_requirement"], true, "{}", r["final_check"]);
+}
+
+#[test]
+fn marks_beside_literals_written_0_dot_and_untyped_knob_locals_build_natively_and_tune() {
+    let (_dir, krate) = fixture("marked_literals");
+    let run = fptune(&krate, &["--digits", "3"]);
+    assert_eq!(run.code, 0, "stdout:\n{}\nstderr:\n{}", run.stdout, run.stderr);
+    let r = report(&krate);
+    assert_eq!(r["counts"]["compilations_failed"], 0, "{}", r["counts"]);
+    assert_eq!(knob(&r, "e")["found"], "f16", "{r}");
+    // `#[tune] let mut pkm1 = z;`: a knob of the type rustc infers, written in the patch.
+    assert_eq!(knob(&r, "pkm1")["declared"], "f64");
+    let patch = std::fs::read_to_string(krate.join("fptune.out/tuned.patch")).expect("patch");
+    assert!(patch.contains("let mut pkm1: "), "{patch}");
+}
+
+#[test]
+fn knob_fields_built_by_knob_arithmetic_in_constructors_are_not_pinned() {
+    let (_dir, krate) = fixture("knob_fields");
+    let run = fptune(&krate, &["--digits", "3"]);
+    assert_eq!(run.code, 0, "stdout:\n{}\nstderr:\n{}", run.stdout, run.stderr);
+    let r = report(&krate);
+    for k in r["knobs"].as_array().expect("knobs") {
+        assert_ne!(k["found"], "f64", "{k}");
+        assert!(!evidence(k).contains("requires its type to stay"), "{k}");
+    }
+    // `V2(0.0, 0.0)` in `main` gives the fields a literal: 32 bits at least, said with the place.
+    let e = evidence(knob(&r, "0"));
+    assert!(e.contains("float literal") && e.contains("(at src/main.rs:40)"), "{e}");
+}
+
+#[test]
+fn a_marked_return_value_of_a_free_function_is_a_knob() {
+    let (_dir, krate) = fixture("return_knob");
+    let run = fptune(&krate, &["--digits", "3"]);
+    assert_eq!(run.code, 0, "stdout:\n{}\nstderr:\n{}", run.stdout, run.stderr);
+    let r = report(&krate);
+    let norm = knob(&r, "norm");
+    assert_eq!(norm["kind"], "return", "{norm}");
+    assert_eq!(norm["found"], "f32", "{norm}");
+    assert_eq!(r["counts"]["compilations_failed"], 0, "{}", r["counts"]);
+}
+
+#[test]
+fn zero_touch_tunes_a_crate_without_markers_or_dependency_and_says_every_fallback() {
+    let (_dir, krate) = fixture("styles_zero_touch");
+    let manifest = std::fs::read_to_string(krate.join("Cargo.toml")).expect("manifest");
+    assert!(!manifest.contains("fptune"));
+    let run = fptune(&krate, &["--auto", "--digits", "3"]);
+    assert_eq!(run.code, 0, "stdout:\n{}\nstderr:\n{}", run.stdout, run.stderr);
+    let r = report(&krate);
+    assert!(r["knobs"].as_array().expect("knobs").len() >= 15, "{r}");
+    // Every printed float is a checked result.
+    assert_eq!(r["reference"].as_array().expect("reference").len(), 8, "{}", r["reference"]);
+    assert_eq!(r["final_check"]["meets_requirement"], true, "{}", r["final_check"]);
+    // `let k: f64 = 2i32.into()`: std has `From<i32>` for f64 only.
+    assert!(evidence(knob(&r, "k")).contains("From<i32>"), "{r}");
+    // A single-build fallback is said on the terminal, not only in the report.
+    for w in r["warnings"].as_array().expect("warnings") {
+        let w = w.as_str().expect("text");
+        if w.starts_with("no single build") {
+            assert!(run.stderr.contains(w), "{w}\n{}", run.stderr);
+        }
+    }
+    // The user's tree is untouched, and the patch adds nothing the crate cannot build with.
+    assert_eq!(std::fs::read_to_string(krate.join("Cargo.toml")).expect("manifest"), manifest);
+}
