@@ -435,11 +435,11 @@ fn cmp_name(op: &BinOp) -> Option<&'static str> {
 fn float_literal(e: &Expr) -> Option<(String, Span)> {
     match e {
         Expr::Lit(l) => match &l.lit {
-            syn::Lit::Float(f) if f.suffix().is_empty() => Some((suffixable(f), f.span())),
+            syn::Lit::Float(f) if f.suffix().is_empty() => Some((fptune_syntax::suffixable_digits(f), f.span())),
             _ => None,
         },
         Expr::Call(c) if elaborated_literal(c) => match c.args.first() {
-            Some(Expr::Lit(syn::ExprLit { lit: syn::Lit::Float(f), .. })) => Some((suffixable(f), c.span())),
+            Some(Expr::Lit(syn::ExprLit { lit: syn::Lit::Float(f), .. })) => Some((fptune_syntax::suffixable_digits(f), c.span())),
             _ => None,
         },
         Expr::Unary(u) if matches!(u.op, UnOp::Neg(_)) => {
@@ -450,13 +450,6 @@ fn float_literal(e: &Expr) -> Option<(String, Span)> {
         Expr::Group(g) => float_literal(&g.expr),
         _ => None,
     }
-}
-
-/// A float literal's digits, which a suffix may follow: `0.` is written `0.0` (`0.f64` would be a
-/// field access).
-fn suffixable(f: &syn::LitFloat) -> String {
-    let digits = f.base10_digits();
-    if digits.ends_with('.') { format!("{digits}0") } else { digits.to_string() }
 }
 
 /// `::fptune::__rt::lit::<T>(d, s)`, the tuner's elaborated literal.

@@ -227,6 +227,13 @@ pub fn is_storable_float(ty: &Type, aliases: &BTreeSet<String>) -> bool {
     }
 }
 
+/// A float literal's digits, which a suffix may follow: `0.` is written `0.0` (`0.f64` would be a
+/// field access).
+pub fn suffixable_digits(lit: &syn::LitFloat) -> String {
+    let digits = lit.base10_digits();
+    if digits.ends_with('.') { format!("{digits}0") } else { digits.to_string() }
+}
+
 /// Normalised text of a type, as the report shows it (`Vec<f64>`, `&mut [f32]`).
 pub fn type_text(ty: &Type) -> String {
     let raw = ty.to_token_stream().to_string();
@@ -879,7 +886,8 @@ fn discover_items(items: &[Item], out: &mut Discovery) {
     }
 }
 
-fn item_attrs(item: &Item) -> &[Attribute] {
+/// An item's outer attributes (none for the kinds `#[fptune::tune]` never goes on).
+pub fn item_attrs(item: &Item) -> &[Attribute] {
     match item {
         Item::Mod(i) => &i.attrs,
         Item::Fn(i) => &i.attrs,

@@ -21,13 +21,7 @@ pub fn configured_sources(
     units: &[Unit],
     config: &Configuration,
 ) -> Result<Vec<(String, String)>> {
-    let edits = configured_edits(sources, knobs, units, config)?;
-    let mut out = Vec::new();
-    for (file, text) in sources {
-        let Some(edits) = edits.get(file) else { continue };
-        out.push((file.clone(), splice(text, edits).with_context(|| format!("{file}: two knobs claim the same type tokens"))?.text));
-    }
-    Ok(out)
+    spliced(sources, &configured_edits(sources, knobs, units, config)?)
 }
 
 /// The sources of the single build: the knobs of every unit the search may lower written as
@@ -48,7 +42,11 @@ pub fn single_build_sources(
     units: &[Unit],
     native: bool,
 ) -> Result<Vec<(String, String)>> {
-    let edits = single_build_edits(sources, knobs, units, native)?;
+    spliced(sources, &single_build_edits(sources, knobs, units, native)?)
+}
+
+/// The files `edits` (knob leaves, by file) change, spliced.
+fn spliced(sources: &[(String, String)], edits: &BTreeMap<String, Vec<Edit>>) -> Result<Vec<(String, String)>> {
     let mut out = Vec::new();
     for (file, text) in sources {
         let Some(edits) = edits.get(file) else { continue };

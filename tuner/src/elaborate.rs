@@ -223,13 +223,7 @@ impl Elaborator<'_> {
         if ty != "f64" && ty != "f32" {
             return;
         }
-        let digits = lit.base10_digits();
-        // `1.` is not followed by a suffix as `1.f64` would be a field access: write `1.0`.
-        let digits = if digits.ends_with('.') || !digits.contains(['.', 'e', 'E']) {
-            format!("{}.0", digits.trim_end_matches('.'))
-        } else {
-            digits.to_string()
-        };
+        let digits = fptune_syntax::suffixable_digits(lit);
         // A literal too large for `f32` (`1e99`, an `f64`) is infinite there, which the compiler
         // refuses to write.
         let single = match digits.parse::<f64>() {
@@ -373,18 +367,7 @@ impl syn::parse::Parse for Repeat {
 
 /// Whether an item carries `#[fptune::tune]` (with or without arguments).
 fn marked_tuned(item: &syn::Item) -> bool {
-    let attrs = match item {
-        syn::Item::Fn(i) => &i.attrs,
-        syn::Item::Impl(i) => &i.attrs,
-        syn::Item::Mod(i) => &i.attrs,
-        syn::Item::Trait(i) => &i.attrs,
-        syn::Item::Struct(i) => &i.attrs,
-        syn::Item::Enum(i) => &i.attrs,
-        syn::Item::Const(i) => &i.attrs,
-        syn::Item::Static(i) => &i.attrs,
-        _ => return false,
-    };
-    attrs.iter().any(|a| {
+    fptune_syntax::item_attrs(item).iter().any(|a| {
         let segs: Vec<String> = a.path().segments.iter().map(|s| s.ident.to_string()).collect();
         segs == ["fptune", "tune"]
     })
@@ -500,6 +483,24 @@ mod tests {
     fn site(text: &str, needle: &str, nth: usize) -> Site {
         let start = text.match_indices(needle).nth(nth).map(|(i, _)| i).expect("needle");
         Site { file: "src/main.rs".into(), start, end: start + needle.len() }
+    }
+
+    #[test]
+    fn only_tuned_code_is_elaborated_and_untuned_code_keeps_its_inference() {
+        let text = "#[fptune::tune]\nfn k() -> f64 {\n    let a = 0.25;\n    a\n}\nfn main() {\n    let b = 0.75;\n    let c = 1.5f64;\n}\n";
+        let mut typing = Typing::default();
+        for needle in ["0.25", "0.75"] {
+            typing.literals.insert(site(text, needle, 0), Observed::Type("f64".into()));
+        }
+        for needle in ["a", "b"] {
+            typing.bindings.insert(site(text, needle, 0), (needle.into(), Observed::Type("f64".into())));
+        }
+        let e = elaborate(&[("src/main.rs".into(), text.into())], &typing, &[], &[]);
+        let out = &e[0].spliced.text;
+        assert!(out.contains("let a: f64 = ::fptune::__rt::lit::<f64>(0.25f64, 0.25f32);"), "{out}");
+        assert!(out.contains("let b = 0.75;"), "{out}");
+        // A suffixed literal is a cast everywhere: the macro writes it so in the user's code too.
+        assert!(out.contains("let c = (1.5f64 as f64);"), "{out}");
     }
 
     #[test]

@@ -107,8 +107,7 @@ impl Heal {
 /// The digits of the unsuffixed float literal spanning `range` of `text` (`0.` as `0.0`).
 fn float_literal_at(text: &str, range: (usize, usize)) -> Option<String> {
     let lit: syn::LitFloat = syn::parse_str(text.get(range.0..range.1)?.trim()).ok()?;
-    let digits = lit.base10_digits();
-    lit.suffix().is_empty().then(|| if digits.ends_with('.') { format!("{digits}0") } else { digits.to_string() })
+    lit.suffix().is_empty().then(|| fptune_syntax::suffixable_digits(&lit))
 }
 
 /// The float literals among the elements of the array expression (`[a, b, c]`, also in `vec![..]`)
@@ -487,9 +486,6 @@ fn heals_for(e: &Diagnostic, name: &str, file: &Built<'_>, (a, b): (usize, usize
             .collect(),
         "E0308" => {
             let Some((x, y)) = expected_found(&text).into_iter().find(|(x, y)| float_shaped(x, y)) else { return Vec::new() };
-            if !float_shaped(&x, &y) {
-                return Vec::new();
-            }
             if x.starts_with('&') || y.starts_with('&') {
                 // A shared reference to a primitive value lent where a stochastic one is needed:
                 // the value is made stochastic and lent (a buffer lent mutably cannot be).

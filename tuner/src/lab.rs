@@ -1969,7 +1969,6 @@ fn final_check(
     })
 }
 
-
 /// A log's file name for a tag that names a configuration (`f64-f32-f16`): run-length coded
 /// where it repeats (`f64x270-f32-f64x2`), and cut with a hash of the whole where that is still
 /// longer than a file name may be.
@@ -2077,10 +2076,7 @@ mod tests {
         assert_eq!(checks(7, true, true, true), [None, Some(7), Some(8)]);
         assert_eq!(checks(u64::MAX, false, true, false), [Some(u64::MAX), Some(0)]);
     }
-}
 
-#[cfg(test)]
-mod log_name_tests {
     #[test]
     fn long_configurations_get_short_log_names() {
         assert_eq!(super::log_name("f64-f32-f64"), "f64-f32-f64");

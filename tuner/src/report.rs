@@ -135,19 +135,23 @@ pub fn write(settings: &Settings, ws: &Workspace, tuned: &Tuned) -> Result<Repor
     let changed = tuned.sources.tuned_user_texts(&inv.knobs, &formats, tuned.auto)?;
     let mut files = Vec::new();
     let mut patch = String::new();
-    for (rel, text) in &changed {
-        let Some((_, original)) = tuned.sources.user.iter().find(|(r, _)| r == rel) else { continue };
-        if text == original {
-            continue;
-        }
+    // Each changed file: its tuned text under `tuned/`, its entry for apply, its diff.
+    let mut change = |rel: &str, original: &str, text: &str| -> Result<()> {
         let dest = tuned_dir.join(rel);
         if let Some(parent) = dest.parent() {
             std::fs::create_dir_all(parent).with_context(|| format!("creating {}", parent.display()))?;
         }
         std::fs::write(&dest, text).with_context(|| format!("writing {}", dest.display()))?;
-        files.push(FileChange { path: rel.clone(), original_sha256: sha256(original), tuned: format!("tuned/{rel}") });
-        let diff = similar::TextDiff::from_lines(original.as_str(), text.as_str());
+        files.push(FileChange { path: rel.to_string(), original_sha256: sha256(original), tuned: format!("tuned/{rel}") });
+        let diff = similar::TextDiff::from_lines(original, text);
         let _ = write!(patch, "{}", diff.unified_diff().context_radius(3).header(&format!("a/{rel}"), &format!("b/{rel}")));
+        Ok(())
+    };
+    for (rel, text) in &changed {
+        let Some((_, original)) = tuned.sources.user.iter().find(|(r, _)| r == rel) else { continue };
+        if text != original {
+            change(rel, original, text)?;
+        }
     }
     if tuned.auto && !ws.depends_on_fptune {
         // Zero-touch tuning keeps its markers in the tuned code (they write the formats the
@@ -155,13 +159,7 @@ pub fn write(settings: &Settings, ws: &Workspace, tuned: &Tuned) -> Result<Repor
         if let Some(dep) = crate::lab::fptune_dependency(ws)? {
             let rel = ws.manifest.strip_prefix(&ws.root).unwrap_or(Path::new("Cargo.toml")).to_string_lossy().to_string();
             let original = std::fs::read_to_string(&ws.manifest).with_context(|| format!("reading {}", ws.manifest.display()))?;
-            let text = crate::scratch::with_fptune(&original, &dep)?;
-            let dest = tuned_dir.join(&rel);
-            std::fs::create_dir_all(dest.parent().unwrap_or(&tuned_dir)).context("creating the tuned dir")?;
-            std::fs::write(&dest, &text).with_context(|| format!("writing {}", dest.display()))?;
-            files.push(FileChange { path: rel.clone(), original_sha256: sha256(&original), tuned: format!("tuned/{rel}") });
-            let diff = similar::TextDiff::from_lines(original.as_str(), text.as_str());
-            let _ = write!(patch, "{}", diff.unified_diff().context_radius(3).header(&format!("a/{rel}"), &format!("b/{rel}")));
+            change(&rel, &original, &crate::scratch::with_fptune(&original, &dep)?)?;
         }
     }
     std::fs::write(out.join("tuned.patch"), &patch).context("writing tuned.patch")?;

@@ -433,17 +433,6 @@ const DEPENDENCY_TABLES: [&str; 5] =
 /// The target tables whose `path` may point out of the package.
 const TARGET_ARRAYS: [&str; 4] = ["bin", "example", "test", "bench"];
 
-/// `Cargo.toml`'s text as the scratch copy needs it (formatting and comments kept):
-///
-/// - relative `path`s of dependencies, `[patch]` and `[replace]` made absolute (relative to
-///   `package_root`); when the package is its own workspace root, paths inside the package stay
-///   relative (they are copied with it and may be members);
-/// - target paths (`[lib]`, `[[bin]]`, ..., `package.build`) that leave the package made absolute;
-/// - an empty `[workspace]` added unless there is one;
-/// - for a member of `workspace`: inherited fields and dependencies made concrete, its
-///   `[profile]`, `[patch]` and `[replace]` copied, `package.workspace` and
-///   `lints.workspace = true` removed. The workspace's lints are not copied: lints only warn or
-///   refuse code, and a scratch build is there to test numbers, not style.
 /// `text` (a manifest) depending on the fptune runtime with `dep`'s features: a new `fptune`
 /// dependency at `dep.path`, or the package's own with the features added.
 pub(crate) fn with_fptune(text: &str, dep: &FptuneDependency) -> Result<String> {
@@ -478,6 +467,17 @@ pub(crate) fn with_fptune(text: &str, dep: &FptuneDependency) -> Result<String> 
     Ok(doc.to_string())
 }
 
+/// `Cargo.toml`'s text as the scratch copy needs it (formatting and comments kept):
+///
+/// - relative `path`s of dependencies, `[patch]` and `[replace]` made absolute (relative to
+///   `package_root`); when the package is its own workspace root, paths inside the package stay
+///   relative (they are copied with it and may be members);
+/// - target paths (`[lib]`, `[[bin]]`, ..., `package.build`) that leave the package made absolute;
+/// - an empty `[workspace]` added unless there is one;
+/// - for a member of `workspace`: inherited fields and dependencies made concrete, its
+///   `[profile]`, `[patch]` and `[replace]` copied, `package.workspace` and
+///   `lints.workspace = true` removed. The workspace's lints are not copied: lints only warn or
+///   refuse code, and a scratch build is there to test numbers, not style.
 fn fix_manifest(text: &str, package_root: &Path, workspace: Option<&Workspace>) -> Result<String> {
     let mut doc: DocumentMut = text.parse().context("the manifest is not valid TOML")?;
     let own_workspace = doc.contains_key("workspace");

@@ -197,10 +197,7 @@ fn candidates_run_natively_first_find_the_same_configuration_and_skip_dsa_runs_t
 
 #[test]
 fn a_configuration_that_passes_under_dsa_but_stagnates_natively_makes_the_search_check_natively() {
-    let (_dir, krate) = fixture("stagnation");
-    let run = fptune(&krate, &["--digits", "1", "-j", "1"]);
-    assert_eq!(run.code, 0, "stdout:\n{}\nstderr:\n{}", run.stdout, run.stderr);
-    let r = report(&krate);
+    let (_dir, _krate, run, r) = tuned_fixture("stagnation", &["--digits", "1", "-j", "1"]);
     // All in binary16 passes under DSA (about 4, two digits) but gives 2 natively: rejected at
     // its re-check, after which candidates valid under DSA also run natively.
     assert_eq!(found(&r), vec![("step".into(), "f16".into()), ("sum".into(), "f32".into())]);
@@ -216,10 +213,7 @@ fn a_configuration_that_passes_under_dsa_but_stagnates_natively_makes_the_search
 
 #[test]
 fn candidates_that_hang_give_nan_panic_or_check_fewer_values_are_invalid_and_the_search_goes_on() {
-    let (_dir, krate) = fixture("tune_trouble");
-    let run = fptune(&krate, &["--digits", "3", "-j", "1", "--timeout", "5"]);
-    assert_eq!(run.code, 0, "stdout:\n{}\nstderr:\n{}", run.stdout, run.stderr);
-    let r = report(&krate);
+    let (_dir, _krate, _run, r) = tuned_fixture("tune_trouble", &["--digits", "3", "-j", "1", "--timeout", "5"]);
     assert_eq!(
         found(&r),
         vec![
@@ -440,14 +434,20 @@ fn evidence(k: &serde_json::Value) -> &str {
     k["evidence"].as_str().unwrap_or_default()
 }
 
+/// A copy of fixture `name` tuned with `args`, which must succeed: the copy, the run, the report.
+fn tuned_fixture(name: &str, args: &[&str]) -> (tempfile::TempDir, PathBuf, Run, serde_json::Value) {
+    let (dir, krate) = fixture(name);
+    let run = fptune(&krate, args);
+    assert_eq!(run.code, 0, "stdout:\n{}\nstderr:\n{}", run.stdout, run.stderr);
+    let r = report(&krate);
+    (dir, krate, run, r)
+}
+
 #[test]
 fn untuned_code_whose_types_rustc_infers_meets_knobs_and_each_pin_says_where() {
     // A caller's buffer, `fold` from a literal, a method of a suffixed literal, `f64::from`,
     // `.into()`, a `&dyn Fn`, a tuple struct and `Result`.
-    let (_dir, krate) = fixture("styles_marked");
-    let run = fptune(&krate, &["--digits", "3"]);
-    assert_eq!(run.code, 0, "stdout:\n{}\nstderr:\n{}", run.stdout, run.stderr);
-    let r = report(&krate);
+    let (_dir, _krate, _run, r) = tuned_fixture("styles_marked", &["--digits", "3"]);
     assert_eq!(r["counts"]["compilations_failed"], 0, "{}", r["counts"]);
     assert_ne!(knob(&r, "total")["found"], "f64", "{r}");
     // `out` meets the caller's `[0.0f64; 2]`, `floor` the untuned tuple struct's field: both
@@ -462,10 +462,7 @@ fn untuned_code_whose_types_rustc_infers_meets_knobs_and_each_pin_says_where() {
 
 #[test]
 fn marks_beside_literals_written_0_dot_and_untyped_knob_locals_build_natively_and_tune() {
-    let (_dir, krate) = fixture("marked_literals");
-    let run = fptune(&krate, &["--digits", "3"]);
-    assert_eq!(run.code, 0, "stdout:\n{}\nstderr:\n{}", run.stdout, run.stderr);
-    let r = report(&krate);
+    let (_dir, krate, _run, r) = tuned_fixture("marked_literals", &["--digits", "3"]);
     assert_eq!(r["counts"]["compilations_failed"], 0, "{}", r["counts"]);
     assert_eq!(knob(&r, "e")["found"], "f16", "{r}");
     // `#[tune] let mut pkm1 = z;`: a knob of the type rustc infers, written in the patch.
@@ -476,10 +473,7 @@ fn marks_beside_literals_written_0_dot_and_untyped_knob_locals_build_natively_an
 
 #[test]
 fn knob_fields_built_by_knob_arithmetic_in_constructors_are_not_pinned() {
-    let (_dir, krate) = fixture("knob_fields");
-    let run = fptune(&krate, &["--digits", "3"]);
-    assert_eq!(run.code, 0, "stdout:\n{}\nstderr:\n{}", run.stdout, run.stderr);
-    let r = report(&krate);
+    let (_dir, _krate, _run, r) = tuned_fixture("knob_fields", &["--digits", "3"]);
     for k in r["knobs"].as_array().expect("knobs") {
         assert_ne!(k["found"], "f64", "{k}");
         assert!(!evidence(k).contains("requires its type to stay"), "{k}");
@@ -491,10 +485,7 @@ fn knob_fields_built_by_knob_arithmetic_in_constructors_are_not_pinned() {
 
 #[test]
 fn a_marked_return_value_of_a_free_function_is_a_knob() {
-    let (_dir, krate) = fixture("return_knob");
-    let run = fptune(&krate, &["--digits", "3"]);
-    assert_eq!(run.code, 0, "stdout:\n{}\nstderr:\n{}", run.stdout, run.stderr);
-    let r = report(&krate);
+    let (_dir, _krate, _run, r) = tuned_fixture("return_knob", &["--digits", "3"]);
     let norm = knob(&r, "norm");
     assert_eq!(norm["kind"], "return", "{norm}");
     assert_eq!(norm["found"], "f32", "{norm}");
