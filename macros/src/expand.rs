@@ -521,7 +521,7 @@ fn half_literal(ty: &Type, e: &mut Expr) {
                 }
                 None => {
                     let span = e.span();
-                    parse_quote_spanned!(span=> ::core::compile_error!(
+                    parse_quote_spanned!(span=> ::fptune::__rt::compile_error!(
                         "fptune's single build: a `const` or `static` knob's value must be float literals \
                          (or arrays or tuples of them), as its format is chosen when the program starts"
                     ))
@@ -1213,14 +1213,21 @@ impl VisitMut for Rewriter {
         if let Expr::Call(c) = e {
             // (`lit::<T>(..)`; a heal's `lit(..)` has no type written and is left to infer it.)
             let typed = matches!(&*c.func, Expr::Path(p) if p.path.segments.last().is_some_and(|s| !s.arguments.is_empty()));
-            if elaborated_literal(c) && typed && !self.stochastic {
+            if elaborated_literal(c) && typed {
                 // The tuner's elaborated literal where no operator takes it (an argument, a
-                // field, a tuple), in a native or probe build: the literal as the user wrote it,
+                // field, a tuple): in a native or probe build, the literal as the user wrote it,
                 // which takes the type its place has, as it does in the user's build of the tuned
-                // code. (The stochastic build keeps its type, made stochastic, which its heals
-                // adapt where the place's format differs.)
-                if let Some((digits, span)) = float_literal(e) {
-                    *e = Expr::Lit(syn::ExprLit { attrs: Vec::new(), lit: syn::Lit::Float(syn::LitFloat::new(&digits, span)) });
+                // code; in a stochastic build, `lit(d, s)` with its type left to rustc, so that
+                // it follows a lowered place in every configuration. Where rustc finds no type to
+                // infer, the conversion writes `typed_lit::<T>`, which stays as it is.
+                if !self.stochastic {
+                    if let Some((digits, span)) = float_literal(e) {
+                        *e = Expr::Lit(syn::ExprLit { attrs: Vec::new(), lit: syn::Lit::Float(syn::LitFloat::new(&digits, span)) });
+                    }
+                } else if let Expr::Path(p) = &mut *c.func {
+                    if let Some(last) = p.path.segments.last_mut() {
+                        last.arguments = syn::PathArguments::None;
+                    }
                 }
                 return;
             }
@@ -1365,7 +1372,7 @@ impl VisitMut for Rewriter {
                                 // `[..]` reborrows a `&mut [T]` binding as the method call
                                 // does (no `mut` needed), and borrows a `Vec` or an array.
                                 &mut (#recv)[..],
-                                ::core::convert::AsRef::<[_]>::as_ref(#src),
+                                ::fptune::__rt::AsRef::<[_]>::as_ref(#src),
                             )).__fp_copy_from_slice()),
                         );
                     }
@@ -1429,13 +1436,6 @@ fn stochastic_path(format: FloatFormat, span: Span) -> syn::Path {
     path
 }
 
-/// `core::primitive::f64` (also `::core::..`, `std::..`): the way to keep a float primitive in the
-/// stochastic build (the tuner writes it where a float must stay one, and so can a user).
-fn primitive_path(path: &syn::Path) -> bool {
-    path.segments.len() == 3
-        && (path.segments[0].ident == "core" || path.segments[0].ident == "std")
-        && path.segments[1].ident == "primitive"
-}
 
 /// A bound of a conversion trait (`From<f64>`, `SubsetOf<f64>`, `AsPrimitive<f64>`): it relates a
 /// generic type to a primitive one.
@@ -1498,7 +1498,7 @@ impl VisitMut for StochasticTypes {
                 // declared format.
                 return;
             }
-            if p.qself.is_none() && !primitive_path(&p.path) {
+            if p.qself.is_none() && !fptune_syntax::primitive_path(&p.path) {
                 let leaves = fptune_syntax::float_leaves(&Type::Path(p.clone()), &BTreeSet::new());
                 if leaves.len() == 1 && leaves[0].alias.is_none() {
                     if let (Some(format), Some(last)) = (leaves[0].format, p.path.segments.last()) {
@@ -1514,7 +1514,7 @@ impl VisitMut for StochasticTypes {
     }
 
     fn visit_expr_path_mut(&mut self, p: &mut syn::ExprPath) {
-        // `f64::sqrt` -> `::fptune::Sf64::sqrt`; `f64::EPSILON` and `std::f64::consts::PI` stay.
+        // `f64::sqrt` -> `::fptune::Sf64::sqrt`; `std::f64::consts::PI` stays.
         let segs = &p.path.segments;
         if p.qself.is_none() && segs.len() == 2 && p.path.leading_colon.is_none() {
             if let Some(format) = FloatFormat::from_ident(&segs[0].ident.to_string()) {
@@ -1528,5 +1528,29 @@ impl VisitMut for StochasticTypes {
             }
         }
         visit_mut::visit_expr_path_mut(self, p);
+    }
+
+    // `f64::NEG_INFINITY`, `f64::EPSILON` (an associated constant of a float type) as a value:
+    // the stochastic value, as the functions beside it are (`.fold(f64::NEG_INFINITY,
+    // f64::max)`). Constants and patterns keep them (they are not visited).
+    fn visit_expr_mut(&mut self, e: &mut Expr) {
+        if let Expr::Path(p) = e {
+            let segs = &p.path.segments;
+            if p.qself.is_none() && segs.len() == 2 && p.path.leading_colon.is_none() && segs[1].ident.to_string().chars().all(|c| c.is_uppercase() || c == '_' || c.is_ascii_digit()) {
+                if let Some(format @ (FloatFormat::F64 | FloatFormat::F32)) = FloatFormat::from_ident(&segs[0].ident.to_string()) {
+                    let span = p.span();
+                    let ty = stochastic_path(format, span);
+                    *e = parse_quote_spanned!(span=> <#ty>::from(#p));
+                    return;
+                }
+            }
+        }
+        visit_mut::visit_expr_mut(self, e);
+    }
+
+    fn visit_pat_mut(&mut self, p: &mut syn::Pat) {
+        if !matches!(p, syn::Pat::Path(_) | syn::Pat::Range(_)) {
+            visit_mut::visit_pat_mut(self, p);
+        }
     }
 }

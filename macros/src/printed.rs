@@ -129,7 +129,7 @@ fn recorded(e: &Expr, span: Span) -> Expr {
             #[allow(unused_imports)]
             use ::fptune::__rt::prelude::*;
             (&&::fptune::__rt::printing(__fptune_printed))
-                .__fp_printed(::core::concat!("printed ", ::core::file!(), ":", ::core::line!(), " ", #name));
+                .__fp_printed(::fptune::__rt::concat!("printed ", ::fptune::__rt::file!(), ":", ::fptune::__rt::line!(), " ", #name));
             __fptune_printed
         }
     })

@@ -223,7 +223,7 @@ macro_rules! check {
         $crate::__rt::check($name, &$value)
     };
     ($value:expr $(,)?) => {
-        $crate::__rt::check(::core::stringify!($value), &$value)
+        $crate::__rt::check($crate::__rt::stringify!($value), &$value)
     };
     ($name:expr, $value:expr $(,)?) => {
         $crate::__rt::check($name, &$value)

@@ -1008,6 +1008,13 @@ macro_rules! dyn_value {
                 Knob::holding(<$V>::lit(self, Knob::<B, K, $V>::unit_format()))
             }
         }
+        // An elaborated literal at a knob's place (`Square(lit(1.1, 1.1))`).
+        impl<B: Tag, const K: u32> crate::rt::FromLit for Knob<B, K, $V> {
+            #[inline(always)]
+            fn from_lit(l: Lit) -> Self {
+                Store::store(l)
+            }
+        }
         impl<A: Tag, B: Tag, const K: u32, const L: u32> Store<Knob<B, L, $V>> for Knob<A, K, $V> {
             #[inline(always)]
             fn store(self) -> Knob<B, L, $V> {

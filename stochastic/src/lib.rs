@@ -59,6 +59,15 @@ pub mod __rt {
     pub use crate::printed::{printing, Printing, PRINTED_ENV, PRINTED_PREFIX};
     pub use crate::rt::*;
     pub use crate::startup::started;
+    // What expansions name from `core`, reached through the crate so that they resolve in
+    // 2015-edition crates too, where `::core` is no path (`::fptune` is, by `extern crate`).
+    pub use core::convert::AsRef;
+    pub use core::{compile_error, concat, file, line, stringify};
+    /// The float primitives, by a path the stochastic build leaves as it is
+    /// (`::fptune::__rt::primitive::f64`).
+    pub mod primitive {
+        pub use core::primitive::{f32, f64};
+    }
 }
 mod rt;
 

@@ -80,6 +80,14 @@ pub fn lit<T: FromLit>(d: f64, s: f32) -> T {
     T::from_lit(Lit::new(d, s))
 }
 
+/// An elaborated literal whose place gives rustc no type to infer (an argument of a generic
+/// function, a printed value): [`lit`] with its type kept, which no expansion takes back. The
+/// stochastic build's conversion writes it where rustc asked for a type.
+#[inline(always)]
+pub fn typed_lit<T: FromLit>(d: f64, s: f32) -> T {
+    T::from_lit(Lit::new(d, s))
+}
+
 /// Types an elaborated literal can be ([`lit`]): floats of every kind.
 pub trait FromLit {
     /// The literal in this type, rounded to nearest.
@@ -436,6 +444,66 @@ macro_rules! binary {
             }
         }
     };
+}
+
+/// A literal meeting a value of another type (a user's vector times `3.0`): the literal as the
+/// float the other operand's operator takes, `f64` or `f32`, or their stochastic types (rustc's
+/// inference on the written literal, which a [`Lit`] no longer carries). Each is a trait of its
+/// own at the level of the ordinary operator, whose bounds rule out all but one.
+macro_rules! lit_fallback {
+    ($m:ident, $Op:ident, $op:ident: $($Right:ident $Left:ident $f:ty = |$l:ident| $conv:expr),*) => {$(
+        /// `value op literal`, the literal as this type.
+        pub trait $Right {
+            /// Result type.
+            type Out;
+            /// The operation.
+            fn $m(&self) -> Self::Out;
+        }
+        impl<A: $Op<$f>> $Right for Pair<A, Lit> {
+            type Out = A::Output;
+            #[inline(always)]
+            fn $m(&self) -> A::Output {
+                let (a, $l) = self.take();
+                $Op::$op(a, $conv)
+            }
+        }
+        /// `literal op value`, the literal as this type.
+        pub trait $Left {
+            /// Result type.
+            type Out;
+            /// The operation.
+            fn $m(&self) -> Self::Out;
+        }
+        impl<B> $Left for Pair<Lit, B>
+        where
+            $f: $Op<B>,
+        {
+            type Out = <$f as $Op<B>>::Output;
+            #[inline(always)]
+            fn $m(&self) -> Self::Out {
+                let ($l, b) = self.take();
+                $Op::$op($conv, b)
+            }
+        }
+    )*};
+}
+
+macro_rules! lit_fallbacks {
+    ($($m:ident, $Op:ident, $op:ident: $R64:ident $L64:ident $R32:ident $L32:ident $RS64:ident $LS64:ident $RS32:ident $LS32:ident;)*) => {$(
+        lit_fallback!($m, $Op, $op:
+            $R64 $L64 f64 = |l| l.d,
+            $R32 $L32 f32 = |l| l.s,
+            $RS64 $LS64 Stochastic<f64> = |l| l.stochastic::<f64>(),
+            $RS32 $LS32 Stochastic<f32> = |l| l.stochastic::<f32>());
+    )*};
+}
+
+lit_fallbacks! {
+    __fp_add, Add, add: AddLit64 LitAdd64 AddLit32 LitAdd32 AddSlit64 SlitAdd64 AddSlit32 SlitAdd32;
+    __fp_sub, Sub, sub: SubLit64 LitSub64 SubLit32 LitSub32 SubSlit64 SlitSub64 SubSlit32 SlitSub32;
+    __fp_mul, Mul, mul: MulLit64 LitMul64 MulLit32 LitMul32 MulSlit64 SlitMul64 MulSlit32 SlitMul32;
+    __fp_div, Div, div: DivLit64 LitDiv64 DivLit32 LitDiv32 DivSlit64 SlitDiv64 DivSlit32 SlitDiv32;
+    __fp_rem, Rem, rem: RemLit64 LitRem64 RemLit32 LitRem32 RemSlit64 SlitRem64 RemSlit32 SlitRem32;
 }
 
 binary!(FloatAdd, StdAdd, __fp_add, Add, add, Arith, fp_add);
@@ -1422,6 +1490,13 @@ pub mod prelude {
         FloatMax, FloatMin, FloatMul, FloatPowf, FloatRem, FloatStore, FloatSub, HalfMath, StdAdd,
         StdCompoundKind, StdCopy, StdDiv, StdEq, StdFold, StdMax, StdMin, StdMul, StdOrd, StdRem,
         StdStore, StdSub,
+    };
+    pub use super::{
+        AddLit32, AddLit64, AddSlit32, AddSlit64, DivLit32, DivLit64, DivSlit32, DivSlit64,
+        LitAdd32, LitAdd64, LitDiv32, LitDiv64, LitMul32, LitMul64, LitRem32, LitRem64, LitSub32,
+        LitSub64, MulLit32, MulLit64, MulSlit32, MulSlit64, RemLit32, RemLit64, RemSlit32,
+        RemSlit64, SlitAdd32, SlitAdd64, SlitDiv32, SlitDiv64, SlitMul32, SlitMul64, SlitRem32,
+        SlitRem64, SlitSub32, SlitSub64, SubLit32, SubLit64, SubSlit32, SubSlit64,
     };
 }
 

@@ -129,10 +129,7 @@ fn is_float_path(path: &syn::Path) -> Option<FloatFormat> {
     match format {
         FloatFormat::F64 | FloatFormat::F32 => {
             let alone = path.segments.len() == 1 && path.leading_colon.is_none();
-            let primitive = path.segments.len() == 3
-                && path.segments[0].ident == "core"
-                && path.segments[1].ident == "primitive";
-            (alone || primitive).then_some(format)
+            (alone || primitive_path(path)).then_some(format)
         }
         _ => Some(format),
     }
@@ -884,6 +881,14 @@ fn discover_items(items: &[Item], out: &mut Discovery) {
             }
         }
     }
+}
+
+/// A primitive named by its full path, `core::primitive::f64` (also `::core::..`, `std::..`, and
+/// `fptune::__rt::primitive::f64`, which the tuner writes as it resolves in every edition): the
+/// way to keep a float primitive in the stochastic build.
+pub fn primitive_path(path: &syn::Path) -> bool {
+    let names: Vec<String> = path.segments.iter().map(|s| s.ident.to_string()).collect();
+    matches!(names.iter().map(String::as_str).collect::<Vec<_>>().as_slice(), ["core" | "std", "primitive", _] | ["fptune", "__rt", "primitive", _])
 }
 
 /// An item's outer attributes (none for the kinds `#[fptune::tune]` never goes on).

@@ -127,7 +127,23 @@ pub fn mark_for_conversion(text: &str) -> Result<String> {
 pub fn conversion_marks(text: &str) -> Result<Vec<Edit>> {
     let file = syn::parse_file(text).context("parsing a source for the stochastic build")?;
     let mut marks = Vec::new();
-    for item in &file.items {
+    mark_items(text, &file.items, &mut marks);
+    Ok(marks)
+}
+
+/// Marks of [`conversion_marks`] for `items`. An inline module holding a tuned item is entered
+/// rather than marked whole: the tuned item is expanded by its own attribute, and the conversion
+/// of the module around it would take its markers for stray ones.
+fn mark_items(text: &str, items: &[syn::Item], marks: &mut Vec<Edit>) {
+    for item in items {
+        if let syn::Item::Mod(m) = item {
+            if let Some((_, inner)) = &m.content {
+                if !m.attrs.iter().any(fptune_syntax::is_tune_attribute) && holds_tuned_item(inner) {
+                    mark_items(text, inner, marks);
+                    continue;
+                }
+            }
+        }
         let (attrs, convert) = match item {
             syn::Item::Fn(i) => (&i.attrs, true),
             syn::Item::Impl(i) => (&i.attrs, true),
@@ -146,7 +162,14 @@ pub fn conversion_marks(text: &str) -> Result<Vec<Edit>> {
             marks.push(Edit::insert(at, "#[fptune::__convert] "));
         }
     }
-    Ok(marks)
+}
+
+/// Whether any of `items`, or of the inline modules among them, carries `#[fptune::tune]`.
+fn holds_tuned_item(items: &[syn::Item]) -> bool {
+    items.iter().any(|item| {
+        fptune_syntax::item_attrs(item).iter().any(fptune_syntax::is_tune_attribute)
+            || matches!(item, syn::Item::Mod(m) if m.content.as_ref().is_some_and(|(_, inner)| holds_tuned_item(inner)))
+    })
 }
 
 #[cfg(test)]
@@ -163,6 +186,17 @@ mod tests {
         assert!(!out.contains("#[fptune::__convert] mod outer;"));
         assert!(!out.contains("#[fptune::__convert] use"));
         syn::parse_file(&out).expect("still parses");
+    }
+
+    #[test]
+    fn an_inline_module_holding_a_tuned_item_is_entered_not_marked_whole() {
+        let text = "mod m {\n    #[fptune::tune]\n    fn f() {}\n    fn g() {}\n    mod deep { #[fptune::tune] struct S; }\n}\nmod plain { fn h() {} }\n";
+        let out = mark_for_conversion(text).expect("parses");
+        assert!(out.starts_with("mod m {"), "{out}");
+        assert!(out.contains("#[fptune::__convert] fn g()"), "{out}");
+        assert!(out.contains("    mod deep { #[fptune::tune] struct S; }"), "{out}");
+        assert!(!out.contains("#[fptune::__convert] #[fptune::tune]"), "{out}");
+        assert!(out.contains("#[fptune::__convert] mod plain"), "{out}");
     }
 
     #[test]

@@ -48,12 +48,16 @@ pub enum Fix {
     Store(String),
     /// `::fptune::Stochastic::<F>::constant(e)` (in a `const` or `static`).
     Constant(String),
-    /// A float type named in a path (`f64::from_bits`) written `::core::primitive::f64`, which the
+    /// A float type named in a path (`f64::from_bits`) written `::fptune::__rt::primitive::f64`, which the
     /// stochastic build does not map (the stochastic type has no such function).
     KeepPrimitive(String),
     /// A `const fn` made an ordinary `fn` (its floats are stochastic values now): the range is
     /// its `const` keyword.
     Unconst,
+    /// An elaborated literal whose place gives rustc no type (`println!("{}", 0.5)`, an argument
+    /// of a generic function): `__rt::lit::<T>` written `__rt::typed_lit::<T>`, which keeps its
+    /// type in the stochastic build (the range is the `lit` identifier).
+    TypedLiteral,
     /// `e as T` becomes `::fptune::__rt::cast::<T, _>(e)`: the offset where ` as T` starts.
     Cast {
         /// Where `as` starts (the cast's operand ends before it).
@@ -89,8 +93,9 @@ impl Heal {
             }
             Fix::Store(ty) => wrap(self.start, self.end, &format!("<_ as ::fptune::__rt::Store<{ty}>>::store(")),
             Fix::Constant(f) => wrap(self.start, self.end, &format!("::fptune::Stochastic::<{f}>::constant(")),
-            Fix::KeepPrimitive(ty) => vec![Edit::replace(self.start, self.end, format!("::core::primitive::{ty}"))],
+            Fix::KeepPrimitive(ty) => vec![Edit::replace(self.start, self.end, format!("::fptune::__rt::primitive::{ty}"))],
             Fix::Unconst => vec![Edit::replace(self.start, self.end, "")],
+            Fix::TypedLiteral => vec![Edit::replace(self.start, self.end, "typed_lit")],
             Fix::Cast { operand_end, ty } => vec![
                 Edit::insert(self.start, format!("::fptune::__rt::cast::<{ty}, _>(")),
                 Edit::replace(*operand_end, self.end, ")"),
@@ -394,8 +399,8 @@ fn qualified(ty: &str) -> Option<String> {
             let names: Vec<String> = p.segments.iter().map(|s| s.ident.to_string()).collect();
             let full = match names.iter().map(String::as_str).collect::<Vec<_>>().as_slice() {
                 // A primitive written so that the stochastic build does not map it.
-                ["f64"] => Some("::core::primitive::f64"),
-                ["f32"] => Some("::core::primitive::f32"),
+                ["f64"] => Some("::fptune::__rt::primitive::f64"),
+                ["f32"] => Some("::fptune::__rt::primitive::f32"),
                 ["Vec" | "Option" | "usize"] => None,
                 ["Stochastic"] => Some("::fptune::Stochastic"),
                 ["Sdyn"] | ["fptune", "__rt", "Sdyn"] => Some("::fptune::__rt::Sdyn"),
@@ -576,11 +581,26 @@ fn heals_for(e: &Diagnostic, name: &str, file: &Built<'_>, (a, b): (usize, usize
         "E0433" if stochastic(&e.message) || e.message.contains("Sf64") || e.message.contains("Sf32") => {
             float_path_at(base, range).map(|r| vec![make(r, Fix::KeepPrimitive(base[r.0..r.1].to_string()))]).unwrap_or_default()
         }
+        // `lit(d, s)` (the stochastic build leaves an elaborated literal's type to rustc) where
+        // nothing gives one: its elaborated type is kept.
+        "E0282" | "E0283" => elaborated_literal_ident(base, range).map(|r| vec![make(r, Fix::TypedLiteral)]).unwrap_or_default(),
         "E0015" if e.message.contains("in constant functions") => {
             const_keyword_around(base, range).map(|r| vec![make(r, Fix::Unconst)]).unwrap_or_default()
         }
         _ => Vec::new(),
     }
+}
+
+/// The `lit` of the elaborated literal `::fptune::__rt::lit::<T>(..)` whose path `range` names
+/// (rustc points at the path or at its last segment).
+fn elaborated_literal_ident(text: &str, range: (usize, usize)) -> Option<(usize, usize)> {
+    const CALL: &str = "__rt::lit::<";
+    let from = range.0.saturating_sub(CALL.len());
+    let to = (range.1 + CALL.len()).min(text.len());
+    text.get(from..to)?
+        .match_indices(CALL)
+        .map(|(i, _)| (from + i + 6, from + i + 9))
+        .find(|&(a, b)| a < range.1 && b > range.0)
 }
 
 /// `Stochastic<f64>` -> `f64` (the formats a constant can be written in).
@@ -958,6 +978,18 @@ fn receiver_of(text: &str, range: (usize, usize)) -> Option<(usize, usize)> {
 mod tests {
     use super::*;
     use crate::splice::splice;
+
+    #[test]
+    fn an_elaborated_literal_rustc_cannot_type_is_found_by_its_path_or_its_call() {
+        let text = "f(::fptune::__rt::lit::<f64>(0.5f64, 0.5f32), x)";
+        let lit = text.find("lit::<").unwrap();
+        assert_eq!(elaborated_literal_ident(text, (lit, lit + 3)), Some((lit, lit + 3)));
+        assert_eq!(elaborated_literal_ident(text, (2, lit + 3)), Some((lit, lit + 3)));
+        assert_eq!(elaborated_literal_ident(text, (2, text.len() - 4)), Some((lit, lit + 3)));
+        assert_eq!(elaborated_literal_ident(text, (text.len() - 2, text.len() - 1)), None);
+        let heal = Heal { file: "f".into(), start: lit, end: lit + 3, fix: Fix::TypedLiteral, why: String::new() };
+        assert_eq!(splice(text, &heal.edits()).unwrap().text, "f(::fptune::__rt::typed_lit::<f64>(0.5f64, 0.5f32), x)");
+    }
 
     #[test]
     fn values_of_run_time_format_are_floats_too() {

@@ -1796,7 +1796,7 @@ pub fn tune_for(lab: &Lab<'_>, prepared: &Prepared, req: &Requirement) -> Result
         }
         match failed {
             Some(detail) if result.configuration != prepared.start && rejected.len() < MAX_REJECTED => {
-                console.stage(&format!("{} failed its re-check ({detail}): searching again without it", result.configuration));
+                console.stage(&format!("{} failed its re-check ({detail}): searching again without it", result.configuration.brief()));
                 rejected.insert(result.configuration.clone(), Reason::RecheckFailed { detail });
             }
             _ => break (result, check),

@@ -142,6 +142,16 @@ impl Configuration {
     pub fn key(&self) -> String {
         self.0.iter().map(|f| f.short()).collect::<Vec<_>>().join(",")
     }
+
+    /// For a line of the terminal: the key, or past 16 units the census
+    /// (`the configuration 12-40-248 (#half-#single-#double)`), which a person can read.
+    pub fn brief(&self) -> String {
+        if self.0.len() <= 16 {
+            return self.key();
+        }
+        let (h, s, d) = self.census();
+        format!("the configuration {h}-{s}-{d} (#half-#single-#double)")
+    }
 }
 
 impl fmt::Display for Configuration {

@@ -516,3 +516,20 @@ fn zero_touch_tunes_a_crate_without_markers_or_dependency_and_says_every_fallbac
     // The user's tree is untouched, and the patch adds nothing the crate cannot build with.
     assert_eq!(std::fs::read_to_string(krate.join("Cargo.toml")).expect("manifest"), manifest);
 }
+
+#[test]
+fn zero_touch_tunes_a_2015_crate_of_modules_operators_and_folds_with_no_failed_build() {
+    let (_dir, _krate, run, r) = tuned_fixture("styles_zero_touch_2015", &["--auto", "--digits", "3"]);
+    // Every printed float (not the `usize`, the `&str` or the `Debug` of a struct).
+    assert_eq!(r["reference"].as_array().expect("reference").len(), 9, "{}", r["reference"]);
+    assert_eq!(r["final_check"]["meets_requirement"], true, "{}", r["final_check"]);
+    // A literal in a tuple struct's constructor follows the lowered field in every candidate
+    // build, and the single build compiles in a 2015-edition crate.
+    assert_eq!(r["counts"]["compilations_failed"], 0, "{}\n{}", r["counts"], run.stderr);
+    assert_eq!(r["counts"]["single_build"], true, "{}\n{}", r["counts"], run.stderr);
+    let square = r["knobs"].as_array().expect("knobs").iter().find(|k| k["scope"] == "Square" && k["name"] == "0").expect("Square::0");
+    assert_ne!(square["found"], "f64", "{square}");
+    // `fold(f64::NEG_INFINITY, f64::max)` over a lowered buffer's items, and `mean` inside an
+    // inline module, are tuned like any other code.
+    assert_ne!(knob(&r, "mean")["found"], "f64", "{r}");
+}
