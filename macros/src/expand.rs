@@ -80,6 +80,7 @@ fn expand(args: TokenStream, item: TokenStream, user_facing: bool) -> TokenStrea
     rewriter.printed = top.marker.printed;
     SuffixedLiterals.visit_item_mut(&mut item);
     rewriter.visit_item_mut(&mut item);
+    ElaboratedParams.visit_item_mut(&mut item);
     if STOCHASTIC {
         StochasticTypes.visit_item_mut(&mut item);
     }
@@ -449,6 +450,24 @@ fn float_literal(e: &Expr) -> Option<(String, Span)> {
         Expr::Paren(p) => float_literal(&p.expr),
         Expr::Group(g) => float_literal(&g.expr),
         _ => None,
+    }
+}
+
+/// The parameter types the tuner wrote for closures given as arguments,
+/// `|x: ::fptune::__rt::elaborated!(f64)|`, left to inference in every build, as the user wrote
+/// them (the callee's bounds type such a closure before its body), so that a parameter follows a
+/// lowered knob in every configuration.
+struct ElaboratedParams;
+
+impl VisitMut for ElaboratedParams {
+    fn visit_expr_closure_mut(&mut self, c: &mut syn::ExprClosure) {
+        for input in c.inputs.iter_mut() {
+            let syn::Pat::Type(pt) = input else { continue };
+            if matches!(&*pt.ty, Type::Macro(m) if m.mac.path.segments.last().is_some_and(|s| s.ident == "elaborated")) {
+                *input = (*pt.pat).clone();
+            }
+        }
+        visit_mut::visit_expr_closure_mut(self, c);
     }
 }
 

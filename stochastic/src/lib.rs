@@ -63,6 +63,7 @@ pub mod __rt {
     // 2015-edition crates too, where `::core` is no path (`::fptune` is, by `extern crate`).
     pub use core::convert::AsRef;
     pub use core::{compile_error, concat, file, line, stringify};
+    pub use crate::__elaborated as elaborated;
     /// The float primitives, by a path the stochastic build leaves as it is
     /// (`::fptune::__rt::primitive::f64`).
     pub mod primitive {
@@ -70,6 +71,15 @@ pub mod __rt {
     }
 }
 mod rt;
+
+/// `::fptune::__rt::elaborated!(T)`: the type rustc inferred for a parameter of a closure given as
+/// an argument, which the tuner wrote down. It is `T` wherever `#[fptune::tune]` does not take it
+/// out (it leaves such parameters to inference).
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __elaborated {
+    ($t:ty) => { $t };
+}
 
 pub use format::{Format, Promote, Repr};
 pub use fptune_macros::tune;

@@ -43,6 +43,11 @@ pub enum Written {
     Literal,
     /// A zero-touch marker (`#[fptune::tune]`, `#[tune]`).
     Marker,
+    /// The parameter type of a closure given as an argument, written
+    /// `: ::fptune::__rt::elaborated!(T)`: `#[fptune::tune]` leaves it to inference as the user
+    /// did (the callee's bounds type the closure before its body), so that it follows a lowered
+    /// knob in every build; the patch does not write it.
+    Inferred,
     /// A binding's type written (`: T` after the pattern): the binding's identifier range in the
     /// original.
     Annotation {
@@ -258,6 +263,35 @@ impl Elaborator<'_> {
         self.edits.push((Edit::insert(end, format!(": {ty}")), Written::Annotation { binding, ty }));
     }
 
+    /// A closure's parameters annotated; `argument`: the closure is an argument of a call
+    /// ([`Written::Inferred`]).
+    fn closure(&mut self, c: &syn::ExprClosure, argument: bool) {
+        for p in &c.inputs {
+            if !argument || self.tuned == 0 {
+                self.annotate(p);
+                continue;
+            }
+            let Some(ty) = self.pattern_type(p) else { continue };
+            let Some((_, end)) = self.range(p.span()) else { continue };
+            if holds_float(&ty) {
+                self.edits.push((Edit::insert(end, format!(": ::fptune::__rt::elaborated!({ty})")), Written::Inferred));
+            } else {
+                self.annotate(p);
+            }
+        }
+        self.visit_expr(&c.body);
+    }
+
+    /// The arguments of a call, closures among them as [`Self::closure`] arguments.
+    fn arguments<'ast>(&mut self, args: impl IntoIterator<Item = &'ast syn::Expr>) {
+        for a in args {
+            match a {
+                syn::Expr::Closure(c) => self.closure(c, true),
+                other => self.visit_expr(other),
+            }
+        }
+    }
+
     fn pattern_type(&self, pat: &syn::Pat) -> Option<String> {
         match pat {
             syn::Pat::Ident(p) if p.by_ref.is_none() && p.subpat.is_none() => self.binding_type(&p.ident),
@@ -413,10 +447,26 @@ impl<'ast> Visit<'ast> for Elaborator<'_> {
     }
 
     fn visit_expr_closure(&mut self, c: &'ast syn::ExprClosure) {
-        for p in &c.inputs {
-            self.annotate(p);
+        self.closure(c, false);
+    }
+
+    fn visit_expr_call(&mut self, c: &'ast syn::ExprCall) {
+        for attr in &c.attrs {
+            self.visit_attribute(attr);
         }
-        self.visit_expr(&c.body);
+        self.visit_expr(&c.func);
+        self.arguments(&c.args);
+    }
+
+    fn visit_expr_method_call(&mut self, m: &'ast syn::ExprMethodCall) {
+        for attr in &m.attrs {
+            self.visit_attribute(attr);
+        }
+        self.visit_expr(&m.receiver);
+        if let Some(t) = &m.turbofish {
+            self.visit_angle_bracketed_generic_arguments(t);
+        }
+        self.arguments(&m.args);
     }
 
     fn visit_item_const(&mut self, i: &'ast syn::ItemConst) {
@@ -524,6 +574,25 @@ mod tests {
         assert!(out.contains("println!(\"{}\", ::fptune::__rt::lit::<f64>(3.25f64, 3.25f32));"), "{out}");
         syn::parse_file(out).expect("parses");
         assert_eq!(e[0].edits.iter().filter(|(_, w)| matches!(w, Written::Annotation { .. })).count(), 4);
+    }
+
+    #[test]
+    fn a_closure_given_as_an_argument_has_its_float_parameters_left_to_inference() {
+        let text = "fn main() {\n    let v = vec![1.0, 2.0];\n    let s: Vec<f64> = v.windows(2).map(|w| w[0] + w[1]).collect();\n    let n = v.iter().filter(|i| **i > 1.0).count();\n    let g = |x| x * 2.0;\n}\n";
+        let mut typing = Typing::default();
+        for (needle, ty) in [("|w|", "&[f64]"), ("|i|", "&&f64"), ("|x|", "f64")] {
+            let at = site(text, needle, 0);
+            let name = &needle[1..2];
+            typing.bindings.insert(Site { start: at.start + 1, end: at.start + 2, ..at }, (name.into(), Observed::Type(ty.into())));
+        }
+        let e = elaborate(&[("src/main.rs".into(), text.into())], &typing, &[], &["src/main.rs".to_string()]);
+        let out = &e[0].spliced.text;
+        // An argument of a call: written so that `#[fptune::tune]` can take it out again.
+        assert!(out.contains(".map(|w: ::fptune::__rt::elaborated!(&[f64])| w[0] + w[1])"), "{out}");
+        // A closure bound to a name waits for no callee's bounds: its type is written.
+        assert!(out.contains("let g = |x: f64| x"), "{out}");
+        syn::parse_file(out).expect("parses");
+        assert!(e[0].edits.iter().any(|(_, w)| *w == Written::Inferred));
     }
 
     #[test]
