@@ -166,6 +166,10 @@ pub struct RunArgs {
     /// a checked result, beside the `check!`s
     #[arg(long)]
     pub check_printed: bool,
+    /// Tune knobs that no checked result depends on too (by default they keep their declared
+    /// type: lowering one changes no checked value, bit for bit, natively)
+    #[arg(long)]
+    pub lower_unchecked: bool,
 }
 
 /// When a cost-saving strategy is used.

@@ -42,6 +42,8 @@ pub struct Metadata {
     pub auto_in: Option<Vec<String>>,
     /// Every float the program prints is a checked result (also without `auto`).
     pub check_printed: Option<bool>,
+    /// Tune knobs that no checked result depends on too.
+    pub lower_unchecked: Option<bool>,
 }
 
 impl Metadata {
@@ -51,7 +53,7 @@ impl Metadata {
             None | Some(serde_json::Value::Null) => Ok(Metadata::default()),
             Some(v) => serde_json::from_value(v.clone()).context(
                 "[package.metadata.fptune] in Cargo.toml is not valid: its keys are digits, digits-for, \
-                 bin, example, args, target, jobs, timeout, seed, out, auto, auto-in, check-printed",
+                 bin, example, args, target, jobs, timeout, seed, out, auto, auto-in, check-printed, lower-unchecked",
             ),
         }
     }
@@ -114,6 +116,8 @@ pub struct Settings {
     /// Every float the program prints (`print!`, `println!`, `write!`, `writeln!`) is a checked
     /// result: with `--check-printed`, or with `auto` when the crate has no `check!`.
     pub check_printed: bool,
+    /// Knobs no checked result depends on are tuned too (otherwise they keep their declared type).
+    pub lower_unchecked: bool,
 }
 
 /// A built-in target by name.
@@ -237,6 +241,7 @@ pub fn resolve(cli: &TuneArgs, meta: &Metadata, package_root: &Path) -> Result<S
             .map(|p| p.trim_start_matches("./").trim_end_matches('/').replace('\\', "/"))
             .collect(),
         check_printed: cli.run.check_printed || meta.check_printed.unwrap_or(false),
+        lower_unchecked: cli.run.lower_unchecked || meta.lower_unchecked.unwrap_or(false),
     })
 }
 

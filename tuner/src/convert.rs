@@ -215,6 +215,7 @@ mod tests {
             knobs: vec![id],
             coupling: crate::model::Coupling::Alone,
             pinned: pinned.map(str::to_string),
+            unchecked: false,
         };
         let units = [unit(0, None), unit(1, None), unit(2, Some("src/main.rs:9"))];
         let written = |native: bool| -> Result<String> {
@@ -244,7 +245,7 @@ mod tests {
         std::fs::write(dir.path().join("src/main.rs"), text)?;
         let inv = crate::knobs::inventory(dir.path(), &["src/main.rs".to_string()])?;
         assert_eq!(inv.knobs.iter().map(|k| k.name.as_str()).collect::<Vec<_>>(), ["C", "S", "a"]);
-        let unit = |id: usize, knobs: Vec<usize>| Unit { id, knobs, coupling: crate::model::Coupling::Alone, pinned: None };
+        let unit = |id: usize, knobs: Vec<usize>| Unit { id, knobs, coupling: crate::model::Coupling::Alone, pinned: None, unchecked: false };
         let units = [unit(0, vec![0]), unit(1, vec![1]), unit(2, vec![2])];
         for native in [false, true] {
             let files = single_build_sources(&inv.sources, &inv.knobs, &units, native)?;

@@ -941,6 +941,30 @@ struct SingleMade {
 
 /// Whether two runs gave the same results, bit for bit, but for the records at `unsteady`
 /// positions (printed values that change from run to run: a clock).
+/// The units whose lowering to the ladder's bottom, alone, changes no checked value bit for bit
+/// in runs of the native single build (`None` without one: no test is cheap enough). A value a
+/// unit feeds that is exact in every format counts as unchanged too: such a unit keeps its type,
+/// which is the safe side.
+fn unchecked_units(lab: &Lab<'_>, units: &[Unit], start: &Configuration) -> Result<Option<Vec<usize>>> {
+    let Some(exe) = lab.single_native.clone() else { return Ok(None) };
+    let Some(&bottom) = lab.settings.ladder.formats.last() else { return Ok(Some(Vec::new())) };
+    let worker = lab.workers[0].lock().map_err(|_| anyhow!("a worker's lock was poisoned"))?;
+    let reference = lab.build_and_run(&worker, start, None, 1, Build::Single(&exe))?;
+    if !matches!(reference.result, RunResult::Finished { .. }) {
+        return Ok(None);
+    }
+    let mut out = Vec::new();
+    for unit in units.iter().filter(|u| u.searchable() && start.0[u.id] != bottom) {
+        let mut lowered = start.clone();
+        lowered.0[unit.id] = bottom;
+        let run = lab.build_and_run(&worker, &lowered, None, 1, Build::Single(&exe))?;
+        if same_results(&run.result, &reference.result, &lab.unsteady) {
+            out.push(unit.id);
+        }
+    }
+    Ok(Some(out))
+}
+
 fn same_results(a: &RunResult, b: &RunResult, unsteady: &BTreeSet<usize>) -> bool {
     match (a, b) {
         (RunResult::Finished { records: ra, overflows: oa }, RunResult::Finished { records: rb, overflows: ob }) => {
@@ -1526,7 +1550,7 @@ pub fn prepare(lab: &mut Lab<'_>) -> Result<Prepared, TuneError> {
     }
     drop(worker0);
     lab.unsteady.clone_from(&unsteady);
-    let units = probing.units();
+    let mut units = probing.units();
     let capped = probe::units_without_16bit(&units, probing.couplings());
     for u in &probing.couplings().unexplained {
         warnings.push(format!("the probe build reported an error it could not read, at {}: {}", u.place, u.message));
@@ -1721,6 +1745,45 @@ pub fn prepare(lab: &mut Lab<'_>) -> Result<Prepared, TuneError> {
     if lab.settings.timeout.is_none() {
         // A candidate may be slower than the reference (more iterations), not ten times.
         lab.timeout = Duration::from_secs_f64((10.0 * dsa_run_seconds).max(20.0));
+    }
+    // 6. Knobs no checked result depends on keep their declared type (unless asked otherwise):
+    // nothing the search can see stops it lowering them, and what they feed is not checked.
+    if !lab.settings.lower_unchecked {
+        if lab.single_native.is_none() && lab.single.is_some() {
+            // The test is a run of the native single build per unit: built for it.
+            let worker0 = lock(lab, 0)?;
+            let tried = lab.try_single_native(&worker0, &start, &original_records).map_err(TuneError::internal)?;
+            drop(worker0);
+            counts.other_builds += 1;
+            if let Ok((program, _)) = tried {
+                lab.single_native = Some(program);
+            }
+        }
+        match unchecked_units(lab, &units, &start).map_err(TuneError::internal)? {
+            Some(unchecked) if !unchecked.is_empty() => {
+                let names: Vec<String> = unchecked
+                    .iter()
+                    .flat_map(|&u| units[u].knobs.iter().map(|&k| { let k = &lab.inv.knobs[k]; format!("`{}` ({})", k.name, k.place()) }))
+                    .collect();
+                console.stage(&format!(
+                    "{} knob(s) change no checked result when lowered alone (bit for bit, natively: no checked result \
+                     depends on them, or their values are exact): they keep their declared type (--lower-unchecked tunes \
+                     them too): {}",
+                    names.len(),
+                    names.join(", ")
+                ));
+                for &u in &unchecked {
+                    units[u].unchecked = true;
+                }
+                lab.units = units.clone();
+            }
+            Some(_) => {}
+            None => warnings.push(
+                "knobs no checked result depends on were not looked for (it takes the native single build, which this \
+                 crate has not): the search lowers them as far as the ladder goes"
+                    .to_string(),
+            ),
+        }
     }
     counts.total_seconds = started.elapsed().as_secs_f64();
     Ok(Prepared {

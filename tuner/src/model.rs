@@ -84,6 +84,18 @@ pub struct Unit {
     /// that cannot change), where and what (`at src/main.rs:9 it meets `f64``): the search never
     /// lowers it.
     pub pinned: Option<String>,
+    /// No checked result depends on the unit (lowering it to the ladder's bottom changes none,
+    /// bit for bit, in the native single build): it keeps its declared format unless the user
+    /// asks otherwise (`--lower-unchecked`).
+    #[serde(default)]
+    pub unchecked: bool,
+}
+
+impl Unit {
+    /// Whether the search may lower the unit: neither pinned nor unchecked.
+    pub fn searchable(&self) -> bool {
+        self.pinned.is_none() && !self.unchecked
+    }
 }
 
 /// The precision ladder: formats from the top (the reference) down, one Delta Debugging pass per

@@ -739,7 +739,7 @@ pub fn units(knobs: &[Knob], couplings: &Couplings) -> Vec<Unit> {
                 .find(|(i, _)| uf.find(*i) == root)
                 .map_or(Coupling::Alone, |(_, c)| c.clone());
             let pinned = couplings.pinned.iter().find(|p| ids.contains(&p.knob)).map(|p| format!("at {} it meets `{}`", p.place, p.meets));
-            Unit { id, knobs: ids, coupling, pinned }
+            Unit { id, knobs: ids, coupling, pinned, unchecked: false }
         })
         .collect()
 }
@@ -1265,7 +1265,7 @@ note: required by a bound in `is_into`
              let b: (::fptune::__rt::Probe<f32, 1>, ::fptune::__rt::Probe<f32, 1>) = p;\n    \
              let c: ::fptune::__rt::Probe<::fptune::f16, 2> = q;\n}\n"
         );
-        let unit = Unit { id: 0, knobs: vec![1, 2], coupling: Coupling::Alone, pinned: None };
+        let unit = Unit { id: 0, knobs: vec![1, 2], coupling: Coupling::Alone, pinned: None, unchecked: false };
         let merged = probe_sources_merged(&files, &[a, b, c], &[unit]).expect("rewrites");
         assert!(merged[0].1.contains("Probe<::fptune::f16, 1>"));
     }

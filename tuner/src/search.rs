@@ -284,7 +284,7 @@ pub fn search(
     for (index, step) in ladder.formats.windows(2).enumerate() {
         let (pass, from, to) = (index + 1, step[0], step[1]);
         let candidates: Vec<usize> =
-            (0..units.len()).filter(|&u| units[u].pinned.is_none() && current.0[u] == from).collect();
+            (0..units.len()).filter(|&u| units[u].searchable() && current.0[u] == from).collect();
         (session.on_event)(&SearchEvent::PassStarted { pass, from, to, units: candidates.len() });
         let (fresh, cached) = (session.fresh, session.cached);
         let space = Space { base: &current, candidates: &candidates, to };
@@ -508,7 +508,7 @@ fn final_check(
 fn one_step_lower(units: &[Unit], ladder: &Ladder, current: &Configuration) -> Vec<(usize, Configuration)> {
     units
         .iter()
-        .filter(|unit| unit.pinned.is_none())
+        .filter(|unit| unit.searchable())
         .filter_map(|unit| {
             let position = ladder.formats.iter().position(|&f| f == current.0[unit.id])?;
             let lower = *ladder.formats.get(position + 1)?;

@@ -13,7 +13,7 @@ use FloatFormat::{F16, F32, F64};
 const ALGORITHMS: [Algorithm; 2] = [Algorithm::Promise, Algorithm::Zeller];
 
 fn units(count: usize) -> Vec<Unit> {
-    (0..count).map(|id| Unit { id, knobs: vec![id], coupling: Coupling::Alone, pinned: None }).collect()
+    (0..count).map(|id| Unit { id, knobs: vec![id], coupling: Coupling::Alone, pinned: None, unchecked: false }).collect()
 }
 
 /// How many steps below the top of the ladder a unit's format is.

@@ -538,3 +538,21 @@ fn zero_touch_tunes_a_2015_crate_of_modules_operators_and_folds_with_no_failed_b
     let xs = r["knobs"].as_array().expect("knobs").iter().find(|k| k["scope"] == "halves" && k["name"] == "xs").expect("halves::xs");
     assert_ne!(xs["found"], "f64", "{xs}");
 }
+
+#[test]
+fn a_knob_no_check_depends_on_keeps_its_declared_type_and_is_said_unchecked() {
+    let (_dir, krate, run, r) = tuned_fixture("unchecked_knob", &["--digits", "3"]);
+    for k in r["knobs"].as_array().expect("knobs").iter().filter(|k| k["name"] == "scale") {
+        assert_eq!(k["found"], "f64", "{k}");
+        assert!(evidence(k).starts_with("unchecked:"), "{k}");
+    }
+    assert_ne!(knob(&r, "sum")["found"], "f64", "{r}");
+    assert!(run.stderr.contains("change no checked result when lowered alone"), "{}", run.stderr);
+    // Asked for, they are tuned as any knob.
+    let again = fptune(&krate, &["--digits", "3", "--lower-unchecked"]);
+    assert_eq!(again.code, 0, "{}", again.stderr);
+    let r = report(&krate);
+    for k in r["knobs"].as_array().expect("knobs").iter().filter(|k| k["name"] == "scale") {
+        assert_ne!(k["found"], "f64", "{k}");
+    }
+}
