@@ -997,10 +997,10 @@ mod tests {
         assert!(float_shaped("Vec<Stochastic<f64>>", "Vec<fptune::__rt::Knob<f64, 3>>"));
         assert!(float_shaped("f64", "Knob<f64, { 4 | ::fptune::__rt::CONSTANT }, Ndyn>"));
         assert!(dynamic("Sdyn") && !dynamic("Stochastic<f64>"));
-        assert_eq!(qualified("Stochastic<f64>").as_deref(), Some(":: fptune :: Stochastic < :: core :: primitive :: f64 >"));
+        assert_eq!(qualified("Stochastic<f64>").as_deref(), Some(":: fptune :: Stochastic < :: fptune :: __rt :: primitive :: f64 >"));
         assert_eq!(
             qualified("Vec<fptune::__rt::Knob<f64, 3>>").as_deref(),
-            Some("Vec < :: fptune :: __rt :: Knob < :: core :: primitive :: f64 , 3 > >")
+            Some("Vec < :: fptune :: __rt :: Knob < :: fptune :: __rt :: primitive :: f64 , 3 > >")
         );
         assert_eq!(qualified("V3"), None);
     }
