@@ -79,6 +79,9 @@ fn expand(args: TokenStream, item: TokenStream, user_facing: bool) -> TokenStrea
     let mut rewriter = Rewriter::new(context, STOCHASTIC);
     rewriter.printed = top.marker.printed;
     SuffixedLiterals.visit_item_mut(&mut item);
+    if STOCHASTIC {
+        UntypedLiterals.visit_item_mut(&mut item);
+    }
     rewriter.visit_item_mut(&mut item);
     ElaboratedParams.visit_item_mut(&mut item);
     if STOCHASTIC {
@@ -450,6 +453,45 @@ fn float_literal(e: &Expr) -> Option<(String, Span)> {
         Expr::Paren(p) => float_literal(&p.expr),
         Expr::Group(g) => float_literal(&g.expr),
         _ => None,
+    }
+}
+
+/// The stochastic build's elaborated literals that are arguments of a call (`Square(1.1)`,
+/// `f(0.5)`, `Some(0.0)`) or values of a struct literal's fields: `lit(d, s)`, their type left to
+/// rustc, which the place gives, so that they follow a lowered place in every configuration (a
+/// `lit::<f64>` there fails to build where the field is lowered). Where nothing gives one (a
+/// generic function's argument), the conversion writes `typed_lit::<T>`. A method's argument
+/// keeps its type: a generic method (`fold(0.0, |acc, x| ..)`) would leave its closure untyped.
+struct UntypedLiterals;
+
+impl UntypedLiterals {
+    fn untype(e: &mut Expr) {
+        match e {
+            Expr::Call(c) if elaborated_literal(c) => {
+                if let Expr::Path(p) = &mut *c.func {
+                    if let Some(last) = p.path.segments.last_mut() {
+                        last.arguments = syn::PathArguments::None;
+                    }
+                }
+            }
+            Expr::Unary(u) if matches!(u.op, UnOp::Neg(_)) => Self::untype(&mut u.expr),
+            Expr::Paren(p) => Self::untype(&mut p.expr),
+            _ => {}
+        }
+    }
+}
+
+impl VisitMut for UntypedLiterals {
+    fn visit_expr_call_mut(&mut self, c: &mut syn::ExprCall) {
+        if !elaborated_literal(c) {
+            c.args.iter_mut().for_each(Self::untype);
+        }
+        visit_mut::visit_expr_call_mut(self, c);
+    }
+
+    fn visit_expr_struct_mut(&mut self, s: &mut syn::ExprStruct) {
+        s.fields.iter_mut().for_each(|f| Self::untype(&mut f.expr));
+        visit_mut::visit_expr_struct_mut(self, s);
     }
 }
 
@@ -1098,6 +1140,7 @@ impl Rewriter {
         if format_like || name == "vec" {
             let parser = syn::punctuated::Punctuated::<Expr, syn::Token![,]>::parse_terminated;
             if let Ok(mut args) = syn::parse::Parser::parse2(parser, mac.tokens.clone()) {
+                let written = args.clone();
                 for arg in args.iter_mut() {
                     match arg {
                         // `name = value` in a format macro is a named argument, not a store.
@@ -1106,7 +1149,7 @@ impl Rewriter {
                     }
                 }
                 if let Some(at) = crate::printed::format_index(&name).filter(|_| self.printed) {
-                    if let Some(recorded) = crate::printed::record(&args, at) {
+                    if let Some(recorded) = crate::printed::record(&args, &written, at) {
                         args = recorded;
                     }
                 }
@@ -1236,16 +1279,11 @@ impl VisitMut for Rewriter {
                 // The tuner's elaborated literal where no operator takes it (an argument, a
                 // field, a tuple): in a native or probe build, the literal as the user wrote it,
                 // which takes the type its place has, as it does in the user's build of the tuned
-                // code; in a stochastic build, `lit(d, s)` with its type left to rustc, so that
-                // it follows a lowered place in every configuration. Where rustc finds no type to
-                // infer, the conversion writes `typed_lit::<T>`, which stays as it is.
+                // code. The stochastic build keeps its type, made stochastic, except where
+                // [`UntypedLiterals`] left it to rustc.
                 if !self.stochastic {
                     if let Some((digits, span)) = float_literal(e) {
                         *e = Expr::Lit(syn::ExprLit { attrs: Vec::new(), lit: syn::Lit::Float(syn::LitFloat::new(&digits, span)) });
-                    }
-                } else if let Expr::Path(p) = &mut *c.func {
-                    if let Some(last) = p.path.segments.last_mut() {
-                        last.arguments = syn::PathArguments::None;
                     }
                 }
                 return;

@@ -121,9 +121,11 @@ fn placeholders(fmt: &str) -> Option<Vec<Placeholder>> {
     Some(out)
 }
 
-/// `match &e { v => { (&&printing(v)).__fp_printed(NAME); v } }`, at `e`'s place.
-fn recorded(e: &Expr, span: Span) -> Expr {
-    let name = e.to_token_stream().to_string();
+/// `match &e { v => { (&&printing(v)).__fp_printed(NAME); v } }`, at `e`'s place; `NAME` is
+/// `written`'s text, the expression as the user wrote it (every build names it alike, however it
+/// rewrote it).
+fn recorded(e: &Expr, written: &Expr, span: Span) -> Expr {
+    let name = written.to_token_stream().to_string();
     syn::parse_quote_spanned!(span=> match &#e {
         __fptune_printed => {
             #[allow(unused_imports)]
@@ -136,8 +138,14 @@ fn recorded(e: &Expr, span: Span) -> Expr {
 }
 
 /// Rewrites the arguments of a printing macro (already split, format string at `at`): each value
-/// recorded, implicit captures added as named arguments. `None` leaves the call as it is.
-pub fn record(args: &syn::punctuated::Punctuated<Expr, Token![,]>, at: usize) -> Option<syn::punctuated::Punctuated<Expr, Token![,]>> {
+/// recorded, implicit captures added as named arguments; `written` are the arguments as the user
+/// wrote them, which name the records. `None` leaves the call as it is.
+pub fn record(
+    args: &syn::punctuated::Punctuated<Expr, Token![,]>,
+    written: &syn::punctuated::Punctuated<Expr, Token![,]>,
+    at: usize,
+) -> Option<syn::punctuated::Punctuated<Expr, Token![,]>> {
+    let written_at = |i: usize| written.iter().nth(i);
     let Some(Expr::Lit(syn::ExprLit { lit: syn::Lit::Str(fmt), .. })) = args.iter().nth(at) else {
         return None;
     };
@@ -173,13 +181,17 @@ pub fn record(args: &syn::punctuated::Punctuated<Expr, Token![,]>, at: usize) ->
                 named.insert(name.clone());
                 if plain(&Arg::Name(name)) {
                     let mut a = a.clone();
-                    *a.right = recorded(&a.right, a.right.span());
+                    let user = match written_at(i) {
+                        Some(Expr::Assign(w)) => (*w.right).clone(),
+                        _ => (*a.right).clone(),
+                    };
+                    *a.right = recorded(&a.right, &user, a.right.span());
                     out.push(Expr::Assign(a));
                 } else {
                     out.push(e.clone());
                 }
             }
-            _ if plain(&Arg::Index(i - at - 1)) => out.push(recorded(e, e.span())),
+            _ if plain(&Arg::Index(i - at - 1)) => out.push(recorded(e, written_at(i).unwrap_or(e), e.span())),
             _ => out.push(e.clone()),
         }
     }
@@ -194,7 +206,7 @@ pub fn record(args: &syn::punctuated::Punctuated<Expr, Token![,]>, at: usize) ->
     for n in captured {
         let ident = syn::Ident::new(&n, fmt.span());
         let value: Expr = syn::parse_quote_spanned!(fmt.span()=> #ident);
-        let rec = recorded(&value, fmt.span());
+        let rec = recorded(&value, &value, fmt.span());
         out.push(syn::parse_quote_spanned!(fmt.span()=> #ident = #rec));
     }
     let _ = quote_spanned!(fmt.span()=>);
@@ -223,7 +235,7 @@ mod tests {
     fn printed_values_are_recorded_and_counts_left_as_they_are() {
         let args: syn::punctuated::Punctuated<Expr, Token![,]> =
             syn::parse_quote!("{} {:>1$} {z} {k}", a, w, k = 3);
-        let out = record(&args, 0).expect("rewritten");
+        let out = record(&args, &args, 0).expect("rewritten");
         let text = out.to_token_stream().to_string();
         assert_eq!(out.len(), 5, "{text}");
         assert!(text.contains("match & a"), "{text}");

@@ -366,8 +366,10 @@ impl<'ast> Visit<'ast> for Finder<'_> {
                         for p in untyped {
                             self.ask_bindings(p, start, true);
                         }
-                        self.edits.push(Edit::insert(start, " "));
-                        self.edits.push(Edit::insert(end, " }"));
+                        // In parentheses: a body starting with `if` or `match` would end the
+                        // block's statement there (`|i| if c { 4.0 } else { 2.0 } * f(i)`).
+                        self.edits.push(Edit::insert(start, " ("));
+                        self.edits.push(Edit::insert(end, ") }"));
                     }
                 }
             }
@@ -444,12 +446,14 @@ mod tests {
 
     #[test]
     fn closure_parameters_are_asked_at_the_body_and_markers_and_lint_levels_are_blanked() {
-        let text = "#![allow(dead_code)]\n#[fptune::tune]\nfn f(xs: &[f64]) -> f64 {\n    #[tune] let k = 3.0;\n    xs.iter().fold(0.0, |a, &x| a + x * k)\n}\nfn main() { let g = |t| { t }; g(1.5); }\n";
+        let text = "#![allow(dead_code)]\n#[fptune::tune]\nfn f(xs: &[f64]) -> f64 {\n    #[tune] let k = 3.0;\n    xs.iter().fold(0.0, |a, &x| a + x * k)\n}\nfn main() { let g = |t| { t }; g(1.5); let h: f64 = (0..3).map(|i| if i % 2 == 1 { 4.0 } else { 2.0 } * g(1.0)).sum(); }\n";
         let s = sources(text);
         let out = &s.files[0].1;
         assert!(!out.contains("allow") && !out.contains("#[tune]") && !out.contains("fptune::tune"), "{out}");
-        assert!(out.contains("|a, &x| { { const fn __fptune_type_of<T: ?Sized>(x: &T) -> &T { x } __fptune_type_of(&a); } { const fn __fptune_type_of<T: ?Sized>(x: &T) -> &T { x } __fptune_type_of(&x); } a + x * k }"), "{out}");
+        assert!(out.contains("|a, &x| { { const fn __fptune_type_of<T: ?Sized>(x: &T) -> &T { x } __fptune_type_of(&a); } { const fn __fptune_type_of<T: ?Sized>(x: &T) -> &T { x } __fptune_type_of(&x); } (a + x * k) }"), "{out}");
         assert!(out.contains("|t| { { const fn __fptune_type_of<T: ?Sized>(x: &T) -> &T { x } __fptune_type_of(&t); } t }"), "{out}");
+        // A body that starts with `if` stays one expression.
+        assert!(out.contains("__fptune_type_of(&i); } (if i % 2 == 1 { 1e999 } else { 1e999 } * g(1e999)) }"), "{out}");
         syn::parse_file(out).expect("still parses");
     }
 

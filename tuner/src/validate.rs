@@ -404,7 +404,17 @@ pub fn digits_in_common(candidate: f64, reference: f64) -> f64 {
 }
 
 fn same_value(a: &Record, b: &Record) -> bool {
-    a.name == b.name && a.index == b.index
+    identity(&a.name) == identity(&b.name) && a.index == b.index
+}
+
+/// What identifies a checked value across builds: its `check!` name, or a printed value's place
+/// (`printed src/main.rs:42`); the expression text after it differs from build to build (the
+/// stochastic build's conversions are written into it).
+fn identity(name: &str) -> &str {
+    match name.strip_prefix(fptune::__rt::PRINTED_PREFIX) {
+        Some(rest) => &name[..fptune::__rt::PRINTED_PREFIX.len() + rest.find(' ').unwrap_or(rest.len())],
+        None => name,
+    }
 }
 
 /// Judges a candidate's run: `None` when valid, otherwise the reason, for the first failing value
@@ -613,6 +623,14 @@ mod tests {
 
     fn one(name: &str, x: f64, digits: f64) -> Record {
         rec(name, 0, &[x, x, x], digits)
+    }
+
+    #[test]
+    fn a_printed_value_is_the_same_check_whatever_each_build_wrote_into_its_expression() {
+        assert_eq!(identity("printed src/main.rs:42 xs.iter().sum :: < f64 > ()"), "printed src/main.rs:42");
+        assert_eq!(identity("printed src/main.rs:42"), "printed src/main.rs:42");
+        assert_eq!(identity("energy"), "energy");
+        assert_ne!(identity("printed src/main.rs:42 x"), identity("printed src/main.rs:43 x"));
     }
 
     #[test]
