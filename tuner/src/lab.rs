@@ -941,24 +941,38 @@ struct SingleMade {
 
 /// Whether two runs gave the same results, bit for bit, but for the records at `unsteady`
 /// positions (printed values that change from run to run: a clock).
-/// The units whose lowering to the ladder's bottom, alone, changes no checked value bit for bit
-/// in runs of the native single build (`None` without one: no test is cheap enough). A value a
-/// unit feeds that is exact in every format counts as unchanged too: such a unit keeps its type,
-/// which is the safe side.
+/// The units no checked result depends on, though the program shows them: lowered alone to the
+/// ladder's bottom in runs of the native single build, each leaves every checked value bit for
+/// bit as it was, but changes what the program prints (its steady lines: those two runs of the
+/// reference print alike). A unit whose values are exact at the bottom changes neither and is
+/// searched as any other. `None` without the native single build (no test is cheap enough).
 fn unchecked_units(lab: &Lab<'_>, units: &[Unit], start: &Configuration) -> Result<Option<Vec<usize>>> {
     let Some(exe) = lab.single_native.clone() else { return Ok(None) };
     let Some(&bottom) = lab.settings.ladder.formats.last() else { return Ok(Some(Vec::new())) };
-    let worker = lab.workers[0].lock().map_err(|_| anyhow!("a worker's lock was poisoned"))?;
-    let reference = lab.build_and_run(&worker, start, None, 1, Build::Single(&exe))?;
-    if !matches!(reference.result, RunResult::Finished { .. }) {
+    let run = |config: &Configuration, tag: &str| -> Result<Option<(RunResult, Vec<String>)>> {
+        let (log, out) = (lab.log_path(tag), lab.logs.join(format!("{}.jsonl", log_name(tag))));
+        let ran = lab.execute(&exe, &out, &log, None, Some(config))?;
+        if ran.status != Status::Exited(0) {
+            return Ok(None);
+        }
+        let checked = validate::read_run(&out)?;
+        let result = RunResult::Finished { overflows: checked.overflows(), records: checked.records };
+        Ok(Some((result, ran.stdout.lines().map(str::to_string).collect())))
+    };
+    let (Some((reference, printed)), Some((_, again))) = (run(start, "unchecked-reference")?, run(start, "unchecked-reference-2")?) else {
+        return Ok(None);
+    };
+    if printed.len() != again.len() {
         return Ok(None);
     }
+    let steady: Vec<bool> = printed.iter().zip(&again).map(|(a, b)| a == b).collect();
     let mut out = Vec::new();
     for unit in units.iter().filter(|u| u.searchable() && start.0[u.id] != bottom) {
         let mut lowered = start.clone();
         lowered.0[unit.id] = bottom;
-        let run = lab.build_and_run(&worker, &lowered, None, 1, Build::Single(&exe))?;
-        if same_results(&run.result, &reference.result, &lab.unsteady) {
+        let Some((result, shown)) = run(&lowered, &format!("unchecked-unit{}", unit.id))? else { continue };
+        let shows = shown.len() != printed.len() || shown.iter().zip(&printed).zip(&steady).any(|((a, b), &s)| s && a != b);
+        if shows && same_results(&result, &reference, &lab.unsteady) {
             out.push(unit.id);
         }
     }
@@ -1766,9 +1780,8 @@ pub fn prepare(lab: &mut Lab<'_>) -> Result<Prepared, TuneError> {
                     .flat_map(|&u| units[u].knobs.iter().map(|&k| { let k = &lab.inv.knobs[k]; format!("`{}` ({})", k.name, k.place()) }))
                     .collect();
                 console.stage(&format!(
-                    "{} knob(s) change no checked result when lowered alone (bit for bit, natively: no checked result \
-                     depends on them, or their values are exact): they keep their declared type (--lower-unchecked tunes \
-                     them too): {}",
+                    "{} knob(s) change what the program prints but no checked result when lowered alone (natively): \
+                     they keep their declared type (--lower-unchecked tunes them too): {}",
                     names.len(),
                     names.join(", ")
                 ));

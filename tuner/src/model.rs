@@ -84,9 +84,10 @@ pub struct Unit {
     /// that cannot change), where and what (`at src/main.rs:9 it meets `f64``): the search never
     /// lowers it.
     pub pinned: Option<String>,
-    /// No checked result depends on the unit (lowering it to the ladder's bottom changes none,
-    /// bit for bit, in the native single build): it keeps its declared format unless the user
-    /// asks otherwise (`--lower-unchecked`).
+    /// No checked result depends on the unit, though the program prints what it feeds (lowered
+    /// alone to the ladder's bottom in the native single build, it changes the program's output
+    /// and no checked value): it keeps its declared format unless the user asks otherwise
+    /// (`--lower-unchecked`).
     #[serde(default)]
     pub unchecked: bool,
 }

@@ -125,7 +125,7 @@ pub fn write(settings: &Settings, ws: &Workspace, tuned: &Tuned) -> Result<Repor
                 })
                 .or_else(|| {
                     tuned.units[unit].unchecked.then(|| {
-                        "unchecked: lowered alone to the ladder's bottom, it changes no checked result, bit for bit, natively (no checked result depends on it, or every value it holds is exact there), so it keeps its declared type; `--lower-unchecked` tunes it too".to_string()
+                        "unchecked: lowered alone to the ladder's bottom, it changes what the program prints but no checked result (natively), so it keeps its declared type; `--lower-unchecked` tunes it too".to_string()
                     })
                 });
             KnobRow { knob: k.clone(), unit, found: config.0[unit], evidence }
