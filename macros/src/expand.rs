@@ -520,6 +520,12 @@ fn elaborated_literal(c: &syn::ExprCall) -> bool {
     c.args.len() == 2 && segs.len() >= 2 && segs[segs.len() - 2] == "__rt" && segs[segs.len() - 1] == "lit"
 }
 
+/// `::fptune::__rt::typed_lit::<T>(d, s)`, an elaborated literal the conversion kept typed.
+fn typed_literal(c: &syn::ExprCall) -> bool {
+    let Expr::Path(p) = &*c.func else { return false };
+    c.args.len() == 2 && p.path.segments.last().is_some_and(|s| s.ident == "typed_lit")
+}
+
 fn is_literal_operand(e: &Expr) -> bool {
     float_literal(e).is_some()
 }
@@ -844,9 +850,9 @@ impl VisitMut for SuffixedLiterals {
             }
             return;
         }
-        if matches!(e, Expr::Call(c) if elaborated_literal(c)) {
-            // The tuner's literal (`__rt::lit::<T>(0.5f64, 0.5f32)`) carries the literal's two
-            // roundings, suffixed.
+        if matches!(e, Expr::Call(c) if elaborated_literal(c) || typed_literal(c)) {
+            // The tuner's literal (`__rt::lit::<T>(0.5f64, 0.5f32)`, `__rt::typed_lit::<T>(..)`)
+            // carries the literal's two roundings, suffixed.
             return;
         }
         visit_mut::visit_expr_mut(self, e);

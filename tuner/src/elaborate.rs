@@ -264,10 +264,11 @@ impl Elaborator<'_> {
     }
 
     /// A closure's parameters annotated; `argument`: the closure is an argument of a call
-    /// ([`Written::Inferred`]).
-    fn closure(&mut self, c: &syn::ExprClosure, argument: bool) {
-        for p in &c.inputs {
-            if !argument || self.tuned == 0 {
+    /// ([`Written::Inferred`]), except its first parameter when `accumulator` (`fold`'s: its type
+    /// is the initial value's, which nothing else gives the body before it is checked).
+    fn closure(&mut self, c: &syn::ExprClosure, argument: bool, accumulator: bool) {
+        for (i, p) in c.inputs.iter().enumerate() {
+            if !argument || self.tuned == 0 || (accumulator && i == 0) {
                 self.annotate(p);
                 continue;
             }
@@ -282,11 +283,14 @@ impl Elaborator<'_> {
         self.visit_expr(&c.body);
     }
 
-    /// The arguments of a call, closures among them as [`Self::closure`] arguments.
-    fn arguments<'ast>(&mut self, args: impl IntoIterator<Item = &'ast syn::Expr>) {
+    /// The arguments of a call (of the method `method`), closures among them as
+    /// [`Self::closure`] arguments.
+    fn arguments<'ast>(&mut self, args: impl IntoIterator<Item = &'ast syn::Expr>, method: Option<&str>) {
+        const ACCUMULATING: [&str; 5] = ["fold", "rfold", "try_fold", "try_rfold", "scan"];
+        let accumulator = method.is_some_and(|m| ACCUMULATING.contains(&m));
         for a in args {
             match a {
-                syn::Expr::Closure(c) => self.closure(c, true),
+                syn::Expr::Closure(c) => self.closure(c, true, accumulator),
                 other => self.visit_expr(other),
             }
         }
@@ -447,7 +451,7 @@ impl<'ast> Visit<'ast> for Elaborator<'_> {
     }
 
     fn visit_expr_closure(&mut self, c: &'ast syn::ExprClosure) {
-        self.closure(c, false);
+        self.closure(c, false, false);
     }
 
     fn visit_expr_call(&mut self, c: &'ast syn::ExprCall) {
@@ -455,7 +459,7 @@ impl<'ast> Visit<'ast> for Elaborator<'_> {
             self.visit_attribute(attr);
         }
         self.visit_expr(&c.func);
-        self.arguments(&c.args);
+        self.arguments(&c.args, None);
     }
 
     fn visit_expr_method_call(&mut self, m: &'ast syn::ExprMethodCall) {
@@ -466,7 +470,7 @@ impl<'ast> Visit<'ast> for Elaborator<'_> {
         if let Some(t) = &m.turbofish {
             self.visit_angle_bracketed_generic_arguments(t);
         }
-        self.arguments(&m.args);
+        self.arguments(&m.args, Some(&m.method.to_string()));
     }
 
     fn visit_item_const(&mut self, i: &'ast syn::ItemConst) {
@@ -578,9 +582,9 @@ mod tests {
 
     #[test]
     fn a_closure_given_as_an_argument_has_its_float_parameters_left_to_inference() {
-        let text = "fn main() {\n    let v = vec![1.0, 2.0];\n    let s: Vec<f64> = v.windows(2).map(|w| w[0] + w[1]).collect();\n    let n = v.iter().filter(|i| **i > 1.0).count();\n    let g = |x| x * 2.0;\n}\n";
+        let text = "fn main() {\n    let v = vec![1.0, 2.0];\n    let s: Vec<f64> = v.windows(2).map(|w| w[0] + w[1]).collect();\n    let n = v.iter().filter(|i| **i > 1.0).count();\n    let g = |x| x * 2.0;\n    let m: f64 = v.iter().fold(0.0, |a, y| a + y);\n}\n";
         let mut typing = Typing::default();
-        for (needle, ty) in [("|w|", "&[f64]"), ("|i|", "&&f64"), ("|x|", "f64")] {
+        for (needle, ty) in [("|w|", "&[f64]"), ("|i|", "&&f64"), ("|x|", "f64"), ("|a,", "f64"), (" y|", "&f64")] {
             let at = site(text, needle, 0);
             let name = &needle[1..2];
             typing.bindings.insert(Site { start: at.start + 1, end: at.start + 2, ..at }, (name.into(), Observed::Type(ty.into())));
@@ -591,6 +595,8 @@ mod tests {
         assert!(out.contains(".map(|w: ::fptune::__rt::elaborated!(&[f64])| w[0] + w[1])"), "{out}");
         // A closure bound to a name waits for no callee's bounds: its type is written.
         assert!(out.contains("let g = |x: f64| x"), "{out}");
+        // `fold`'s accumulator has the initial value's type, which nothing gives its body.
+        assert!(out.contains(".fold(0.0, |a: f64, y: ::fptune::__rt::elaborated!(&f64)| a + y)"), "{out}");
         syn::parse_file(out).expect("parses");
         assert!(e[0].edits.iter().any(|(_, w)| *w == Written::Inferred));
     }
