@@ -108,15 +108,15 @@ impl Sources {
                         any_marker = true;
                         edits.push(Edit { text: edit.text.replace("#[fptune::tune(printed)]", "#[fptune::tune]"), ..edit.clone() });
                     }
-                    Written::Annotation { ty, .. } => {
+                    Written::Annotation { .. } => {
                         // A knob's inferred type: written, with the knob's format.
                         let mine: Vec<usize> = (0..leaves.len()).filter(|&j| ps <= leaves[j].0 .0 && leaves[j].0 .1 <= pe).collect();
                         if mine.is_empty() {
-                            // Another binding holding floats keeps the type the builds gave it
-                            // (inference would follow lowered knobs, which no build checked).
-                            if elaborate::holds_float(ty) {
-                                edits.push(edit.clone());
-                            }
+                            // Another binding keeps the type the builds gave it: inference would
+                            // follow lowered knobs, which no build checked, and the macro the
+                            // applied code keeps rewrote its uses knowing it (`let mut pos: usize
+                            // = 0;`: `pos = pos + 1` is no float's store).
+                            edits.push(edit.clone());
                             continue;
                         }
                         let mut text = base[ps..pe].to_string();
