@@ -515,15 +515,19 @@ impl VisitMut for ElaboratedParams {
 
 /// `::fptune::__rt::lit::<T>(d, s)`, the tuner's elaborated literal.
 fn elaborated_literal(c: &syn::ExprCall) -> bool {
-    let Expr::Path(p) = &*c.func else { return false };
-    let segs: Vec<String> = p.path.segments.iter().map(|s| s.ident.to_string()).collect();
-    c.args.len() == 2 && segs.len() >= 2 && segs[segs.len() - 2] == "__rt" && segs[segs.len() - 1] == "lit"
+    runtime_literal(c, "lit")
 }
 
 /// `::fptune::__rt::typed_lit::<T>(d, s)`, an elaborated literal the conversion kept typed.
 fn typed_literal(c: &syn::ExprCall) -> bool {
+    runtime_literal(c, "typed_lit")
+}
+
+/// A call of `__rt::{function}` with a literal's two roundings.
+fn runtime_literal(c: &syn::ExprCall, function: &str) -> bool {
     let Expr::Path(p) = &*c.func else { return false };
-    c.args.len() == 2 && p.path.segments.last().is_some_and(|s| s.ident == "typed_lit")
+    let segs: Vec<String> = p.path.segments.iter().map(|s| s.ident.to_string()).collect();
+    c.args.len() == 2 && segs.len() >= 2 && segs[segs.len() - 2] == "__rt" && segs[segs.len() - 1] == function
 }
 
 fn is_literal_operand(e: &Expr) -> bool {
@@ -1498,7 +1502,6 @@ fn stochastic_path(format: FloatFormat, span: Span) -> syn::Path {
     }
     path
 }
-
 
 /// A bound of a conversion trait (`From<f64>`, `SubsetOf<f64>`, `AsPrimitive<f64>`): it relates a
 /// generic type to a primitive one.

@@ -85,7 +85,7 @@ pub fn lit<T: FromLit>(d: f64, s: f32) -> T {
 /// stochastic build's conversion writes it where rustc asked for a type.
 #[inline(always)]
 pub fn typed_lit<T: FromLit>(d: f64, s: f32) -> T {
-    T::from_lit(Lit::new(d, s))
+    lit(d, s)
 }
 
 /// Types an elaborated literal can be ([`lit`]): floats of every kind.

@@ -166,8 +166,8 @@ pub struct RunArgs {
     /// a checked result, beside the `check!`s
     #[arg(long)]
     pub check_printed: bool,
-    /// Tune knobs that no checked result depends on too (by default they keep their declared
-    /// type: lowering one changes no checked value, bit for bit, natively)
+    /// Tune unchecked knobs too (by default they keep their declared type: lowered alone, one
+    /// changes what the program prints but no checked value, natively)
     #[arg(long)]
     pub lower_unchecked: bool,
 }

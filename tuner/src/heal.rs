@@ -48,8 +48,9 @@ pub enum Fix {
     Store(String),
     /// `::fptune::Stochastic::<F>::constant(e)` (in a `const` or `static`).
     Constant(String),
-    /// A float type named in a path (`f64::from_bits`) written `::fptune::__rt::primitive::f64`, which the
-    /// stochastic build does not map (the stochastic type has no such function).
+    /// A float type named in a path (`f64::from_bits`) written `::fptune::__rt::primitive::f64`
+    /// (a path every edition resolves), which the stochastic build does not map (the stochastic
+    /// type has no such function).
     KeepPrimitive(String),
     /// A `const fn` made an ordinary `fn` (its floats are stochastic values now): the range is
     /// its `const` keyword.
@@ -595,11 +596,12 @@ fn heals_for(e: &Diagnostic, name: &str, file: &Built<'_>, (a, b): (usize, usize
 /// (rustc points at the path or at its last segment).
 fn elaborated_literal_ident(text: &str, range: (usize, usize)) -> Option<(usize, usize)> {
     const CALL: &str = "__rt::lit::<";
+    let ident = "__rt::".len();
     let from = range.0.saturating_sub(CALL.len());
     let to = (range.1 + CALL.len()).min(text.len());
     text.get(from..to)?
         .match_indices(CALL)
-        .map(|(i, _)| (from + i + 6, from + i + 9))
+        .map(|(i, _)| (from + i + ident, from + i + ident + "lit".len()))
         .find(|&(a, b)| a < range.1 && b > range.0)
 }
 
