@@ -64,13 +64,17 @@ use crate::model::{Coupling, FloatFormat, Knob, KnobKind, Unit};
 
 /// The probe type of a knob: `::fptune::__rt::Probe<F, ID>`, `F` the format spelled as a type.
 pub fn probe_type(format: FloatFormat, id: usize) -> String {
-    let f = match format {
+    format!("::fptune::__rt::Probe<{}, {id}>", plain_type(format))
+}
+
+/// A format spelled as the type a native build writes for it.
+fn plain_type(format: FloatFormat) -> &'static str {
+    match format {
         FloatFormat::F64 => "f64",
         FloatFormat::F32 => "f32",
         FloatFormat::F16 => "::fptune::f16",
         FloatFormat::BF16 => "::fptune::bf16",
-    };
-    format!("::fptune::__rt::Probe<{f}, {id}>")
+    }
 }
 
 /// Why the probe sources could not be written: the knob table does not match the files (it was
@@ -119,32 +123,14 @@ pub enum SourceError {
 /// knobs, rewritten, in the order given (the others are unchanged). Only the type tokens change:
 /// comments and formatting survive, so rustc's line numbers are the user's.
 pub fn probe_sources(files: &[(String, String)], knobs: &[Knob]) -> Result<Vec<(String, String)>, SourceError> {
-    rewrite(files, knobs, |k| k.id)
+    rewrite(files, knobs, |k| probe_type(k.declared, k.id))
 }
 
-/// [`probe_sources`] where the knobs of a unit share one type: each knob's `ID` is the smallest
-/// knob id of its unit (so rustc's errors name units by a member's id). Knobs in no unit keep
-/// their own id.
-pub fn probe_sources_merged(
-    files: &[(String, String)],
-    knobs: &[Knob],
-    units: &[Unit],
-) -> Result<Vec<(String, String)>, SourceError> {
-    let mut rep = BTreeMap::new();
-    for u in units {
-        if let Some(&first) = u.knobs.iter().min() {
-            for &k in &u.knobs {
-                rep.insert(k, first);
-            }
-        }
-    }
-    rewrite(files, knobs, |k| rep.get(&k.id).copied().unwrap_or(k.id))
-}
-
+/// Writes each knob's leaves as `type_of(knob)`.
 fn rewrite(
     files: &[(String, String)],
     knobs: &[Knob],
-    id_of: impl Fn(&Knob) -> usize,
+    type_of: impl Fn(&Knob) -> String,
 ) -> Result<Vec<(String, String)>, SourceError> {
     let mut by_file: BTreeMap<&str, Vec<&Knob>> = BTreeMap::new();
     for k in knobs {
@@ -159,7 +145,7 @@ fn rewrite(
         // (start, end, replacement, knob name)
         let mut edits: Vec<(usize, usize, String, &str)> = Vec::new();
         for k in file_knobs {
-            let replacement = probe_type(k.declared, id_of(k));
+            let replacement = type_of(k);
             for leaf in &k.leaves {
                 let stale = |found: &str| SourceError::StaleLeaf {
                     knob: k.name.clone(),
@@ -490,6 +476,17 @@ pub struct Pin {
     pub meets: String,
 }
 
+impl Pin {
+    /// Why a unit held by this pin stops at 32 bits, for the report.
+    pub fn no_16bit_reason(&self) -> String {
+        if self.meets == "{float}" {
+            format!("receives a float literal, which cannot be 16-bit (at {})", self.place)
+        } else {
+            format!("rustc refuses its 16-bit types: at {} it meets `{}`", self.place, self.meets)
+        }
+    }
+}
+
 /// An error of the probe build that names no coupling.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Unexplained {
@@ -497,6 +494,9 @@ pub struct Unexplained {
     pub place: String,
     /// rustc's headline.
     pub message: String,
+    /// The knob ids of the probes the error names (its headline's, else its whole text's).
+    #[serde(default)]
+    pub probes: Vec<usize>,
 }
 
 impl fmt::Display for Unexplained {
@@ -564,10 +564,22 @@ pub fn couplings(diagnostics: &[DiagnosticLike], knobs: &[Knob]) -> Couplings {
             continue;
         }
         if !read_diagnostic(d, &kinds, &mut out) {
-            out.unexplained.push(Unexplained { place: d.place(), message: d.message.clone() });
+            out.unexplained.push(Unexplained { place: d.place(), message: d.message.clone(), probes: named_probes(d) });
         }
     }
     out
+}
+
+/// The probes an error names: its headline's, or where the headline names none, its whole text's.
+fn named_probes(d: &DiagnosticLike) -> Vec<usize> {
+    let ids = |slots: Vec<Slot>| -> BTreeSet<usize> {
+        slots.into_iter().filter_map(|s| if let Slot::Probe(p) = s { Some(p) } else { None }).collect()
+    };
+    let mut found = ids(quoted(&d.message).into_iter().flat_map(slots).collect());
+    if found.is_empty() {
+        found = ids(slots(&strip_ansi(&d.rendered)));
+    }
+    found.into_iter().collect()
 }
 
 /// The conversion trait a probe lacks, from "the trait bound `Probe<f64, 17>: From<i32>` is not
@@ -738,21 +750,23 @@ pub fn units(knobs: &[Knob], couplings: &Couplings) -> Vec<Unit> {
                 .iter()
                 .find(|(i, _)| uf.find(*i) == root)
                 .map_or(Coupling::Alone, |(_, c)| c.clone());
-            let pinned = couplings.pinned.iter().find(|p| ids.contains(&p.knob)).map(|p| format!("at {} it meets `{}`", p.place, p.meets));
+            let pinned = couplings.pinned.iter().find(|p| ids.contains(&p.knob)).map(|p| {
+                if p.meets.contains(": ") {
+                    // A trial's bound (`T: SubsetOf<f32>`): nothing the user marks lifts it.
+                    format!("at {} the bound `{}` does not hold below its declared format", p.place, p.meets)
+                } else {
+                    format!("at {} it meets `{}`", p.place, p.meets)
+                }
+            });
             Unit { id, knobs: ids, coupling, pinned, unchecked: false }
         })
         .collect()
 }
 
 /// The units that cannot go below 32 bits (one of their knobs receives a float literal where only
-/// `f32`/`f64` work), by unit id, with the place that says so.
-pub fn units_without_16bit(units: &[Unit], couplings: &Couplings) -> BTreeMap<usize, String> {
-    units
-        .iter()
-        .filter_map(|u| {
-            couplings.no_16bit.iter().find(|p| u.knobs.contains(&p.knob)).map(|p| (u.id, p.place.clone()))
-        })
-        .collect()
+/// `f32`/`f64` work, or a trial at 16 bits did not build), by unit id, with what says so.
+pub fn units_without_16bit<'c>(units: &[Unit], couplings: &'c Couplings) -> BTreeMap<usize, &'c Pin> {
+    units.iter().filter_map(|u| couplings.no_16bit.iter().find(|p| u.knobs.contains(&p.knob)).map(|p| (u.id, p))).collect()
 }
 
 // ----------------------------------------------------------------------------------------------
@@ -762,7 +776,7 @@ pub fn units_without_16bit(units: &[Unit], couplings: &Couplings) -> BTreeMap<us
 /// What to do after a probe build.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Round {
-    /// Units were merged: build [`Probing::sources`] again, rustc may have more to say.
+    /// Units were merged or pinned: build [`Probing::sources`] again, rustc may have more to say.
     Again,
     /// Nothing more to learn: take [`Probing::units`].
     Settled,
@@ -789,18 +803,43 @@ impl Probing {
 
     /// The sources of the next probe build: each knob at `Probe<F, ID>`, the knobs of a unit known
     /// so far (groups, rustc's pairs) sharing one `ID`. See [`probe_sources`].
+    /// A unit rustc holds at its declared format is written as that format's plain type: every
+    /// candidate writes it so, and the errors it caused no longer hide others (a library target
+    /// that does not compile leaves its binaries unchecked).
     pub fn sources(&self, files: &[(String, String)]) -> Result<Vec<(String, String)>, SourceError> {
-        probe_sources_merged(files, &self.knobs, &self.units())
+        rewrite(files, &self.knobs, self.written(None))
+    }
+
+    /// What each knob is written as: a trial's format, a pinned unit's declared format, or the
+    /// probe type of its unit (the smallest knob id of the unit).
+    fn written<'a>(&'a self, trial: Option<&'a Trial>) -> impl Fn(&Knob) -> String + 'a {
+        let mut rep = BTreeMap::new();
+        let mut pinned = BTreeSet::new();
+        for u in self.units() {
+            if let Some(&first) = u.knobs.iter().min() {
+                for &k in &u.knobs {
+                    rep.insert(k, first);
+                    if u.pinned.is_some() {
+                        pinned.insert(k);
+                    }
+                }
+            }
+        }
+        move |k: &Knob| match trial {
+            Some(t) if t.units.iter().any(|(knobs, _)| knobs.contains(&k.id)) => plain_type(t.format).to_string(),
+            _ if pinned.contains(&k.id) => plain_type(k.declared).to_string(),
+            _ => probe_type(k.declared, rep.get(&k.id).copied().unwrap_or(k.id)),
+        }
     }
 
     /// Learns from the errors of the build of [`Probing::sources`] (an empty slice when it
     /// compiled) and says whether to build again.
     pub fn learn(&mut self, errors: &[DiagnosticLike]) -> Round {
         self.rounds += 1;
-        let before = self.partition();
+        let before = (self.partition(), self.learned.pinned.len());
         self.learned.absorb(couplings(errors, &self.knobs));
-        let merged = self.partition() != before;
-        if merged && self.rounds < Self::MAX_ROUNDS {
+        let changed = (self.partition(), self.learned.pinned.len()) != before;
+        if changed && self.rounds < Self::MAX_ROUNDS {
             Round::Again
         } else {
             Round::Settled
@@ -825,6 +864,79 @@ impl Probing {
     fn partition(&self) -> Vec<Vec<usize>> {
         self.units().into_iter().map(|u| u.knobs).collect()
     }
+
+    /// A trial at `format` after the rounds, or `None` when there is nothing to try: the units
+    /// that an unexplained error names alone (a bound the probe type does not meet, such as
+    /// `T: SubsetOf<Probe<f64, 5>>` where a generic function asks `T: SubsetOf<f64>` and a
+    /// `const` knob is read through it), declared wider than `format` and not already held there.
+    /// Whether the bound holds at `format` is rustc's to say: build [`Probing::trial_sources`]
+    /// and give its errors to [`Probing::learn_trial`].
+    pub fn trial(&self, format: FloatFormat) -> Option<Trial> {
+        let units = self.units();
+        let capped = units_without_16bit(&units, &self.learned);
+        let mut tried: BTreeMap<usize, Vec<String>> = BTreeMap::new();
+        for e in &self.learned.unexplained {
+            let named: BTreeSet<usize> =
+                e.probes.iter().filter_map(|p| units.iter().find(|u| u.knobs.contains(p)).map(|u| u.id)).collect();
+            let [unit] = named.into_iter().collect::<Vec<_>>()[..] else { continue };
+            let u = &units[unit];
+            let declared = self.knobs.iter().filter(|k| u.knobs.contains(&k.id)).map(|k| k.declared).max();
+            let held = u.pinned.is_some() || (format < FloatFormat::F32 && capped.contains_key(&u.id));
+            if held || declared.is_none_or(|d| d <= format) {
+                continue;
+            }
+            tried.entry(u.id).or_default().push(e.place.clone());
+        }
+        (!tried.is_empty()).then(|| Trial { format, units: tried.into_iter().map(|(u, places)| (units[u].knobs.clone(), places)).collect() })
+    }
+
+    /// The sources of a trial's build: its units' knobs written at the trial's format (as a
+    /// native build writes it), every other knob as in [`Probing::sources`].
+    pub fn trial_sources(&self, files: &[(String, String)], trial: &Trial) -> Result<Vec<(String, String)>, SourceError> {
+        rewrite(files, &self.knobs, self.written(Some(trial)))
+    }
+
+    /// Learns from a trial's build: a unit whose error is still there at the trial's format is
+    /// held above it (pinned at its declared format when the trial was 32 bits, else kept from
+    /// the 16-bit formats), at the place and with the bound rustc names; its errors are explained
+    /// either way (at a format where it compiles, the probe type was what lacked the bound).
+    ///
+    /// The units a 32-bit trial built together become one unit: the probe type's errors hid
+    /// whatever rustc would say of their couplings, and lowered together they are known to
+    /// compile. A unit kept from 16 bits already needs no 16-bit trial.
+    pub fn learn_trial(&mut self, trial: &Trial, errors: &[DiagnosticLike]) {
+        let mut built: Vec<(usize, &str)> = Vec::new();
+        for (knobs, places) in &trial.units {
+            let Some(&first) = knobs.iter().min() else { continue };
+            match errors.iter().find(|e| places.contains(&e.place())) {
+                Some(e) => {
+                    let meets = quoted(&e.message).first().map_or_else(|| e.message.clone(), |q| q.to_string());
+                    let list = if trial.format >= FloatFormat::F32 { &mut self.learned.pinned } else { &mut self.learned.no_16bit };
+                    Couplings::pin(list, first, &e.place(), &meets);
+                    self.learned.unexplained.retain(|u| !places.contains(&u.place));
+                }
+                None if trial.format < FloatFormat::F32 => self.learned.unexplained.retain(|u| !places.contains(&u.place)),
+                None => built.push((first, places.first().map_or("", String::as_str))),
+            }
+        }
+        for w in built.windows(2) {
+            self.learned.pair(w[0].0, w[1].0, w[1].1);
+        }
+        let units = self.units();
+        let capped: BTreeSet<usize> = units_without_16bit(&units, &self.learned).into_keys().collect();
+        let capped_knob = |k: &usize| units.iter().any(|u| capped.contains(&u.id) && u.knobs.contains(k));
+        self.learned.unexplained.retain(|u| u.probes.is_empty() || !u.probes.iter().all(capped_knob));
+    }
+}
+
+/// Units built at a lower format than their probes to learn whether an error the probe could not
+/// read holds there too ([`Probing::trial`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Trial {
+    /// The format the units are written at.
+    pub format: FloatFormat,
+    /// Each unit's knob ids, with the places of the errors that named it.
+    pub units: Vec<(Vec<usize>, Vec<String>)>,
 }
 
 #[cfg(test)]
@@ -1229,7 +1341,7 @@ note: required by a bound in `is_into`
         assert_eq!(u[0].pinned.as_deref(), Some("at p:9 it meets `f64`"));
         assert_eq!(u[1].pinned, None);
         let capped = units_without_16bit(&u, &c);
-        assert_eq!(capped.into_iter().collect::<Vec<_>>(), [(2, "p:4".to_string())]);
+        assert_eq!(capped.into_iter().map(|(u, p)| (u, p.place.clone())).collect::<Vec<_>>(), [(2, "p:4".to_string())]);
     }
 
     #[test]
@@ -1265,9 +1377,16 @@ note: required by a bound in `is_into`
              let b: (::fptune::__rt::Probe<f32, 1>, ::fptune::__rt::Probe<f32, 1>) = p;\n    \
              let c: ::fptune::__rt::Probe<::fptune::f16, 2> = q;\n}\n"
         );
-        let unit = Unit { id: 0, knobs: vec![1, 2], coupling: Coupling::Alone, pinned: None, unchecked: false };
-        let merged = probe_sources_merged(&files, &[a, b, c], &[unit]).expect("rewrites");
+        // Knobs of one unit share its smallest id; a pinned unit is written at its declared type.
+        b.group = Some("g".into());
+        c.group = Some("g".into());
+        let mut probing = Probing::new(vec![a, b, c]);
+        let merged = probing.sources(&files).expect("rewrites");
         assert!(merged[0].1.contains("Probe<::fptune::f16, 1>"));
+        probing.learn(&[diag(PLAIN_SLICE, "src/main.rs", 20)]);
+        let pinned = probing.sources(&files).expect("rewrites");
+        assert!(pinned[0].1.contains("let a: Vec<::fptune::__rt::Probe<f64, 0>> = v;"), "{}", pinned[0].1);
+        assert!(pinned[0].1.contains("let c: ::fptune::f16 = q;"), "{}", pinned[0].1);
     }
 
     #[test]
@@ -1306,5 +1425,57 @@ note: required by a bound in `is_into`
         p.learn(&[]);
         assert!(p.couplings().unexplained.is_empty());
         assert_eq!(pairs(p.couplings()), [(0, 1)]);
+    }
+
+    const SUBSET_BOUND: &str = r##"error[E0277]: the trait bound `T: SubsetOf<fptune::__rt::Probe<f64, 4>>` is not satisfied
+   --> src/tableau.rs:399:14
+    |
+399 |             .to_subset()
+    |              ^^^^^^^^^ the trait `SubsetOf<fptune::__rt::Probe<f64, 4>>` is not implemented for `T`
+    |
+    = note: required for `fptune::__rt::Probe<f64, 4>` to implement `SupersetOf<T>`
+"##;
+
+    #[test]
+    fn a_bound_the_probe_cannot_read_is_tried_at_32_then_16_bits() {
+        let table = knob(4, "A", None);
+        let mut p = Probing::new(vec![knob(0, "x", None), table]);
+        assert_eq!(p.learn(&[diag(SUBSET_BOUND, "src/tableau.rs", 399)]), Round::Settled);
+        assert_eq!(p.couplings().unexplained[0].probes, [4]);
+        let trial = p.trial(FloatFormat::F32).expect("knob 4 is tried");
+        assert_eq!(trial.units, [(vec![4], vec!["src/tableau.rs:399".to_string()])]);
+
+        // rustc refuses `T: SubsetOf<f32>` too: the table keeps its declared format, and no
+        // 16-bit trial follows.
+        let mut held = p.clone();
+        let at_f32 = SUBSET_BOUND.replace("fptune::__rt::Probe<f64, 4>", "f32");
+        held.learn_trial(&trial, &[diag(&at_f32, "src/tableau.rs", 399)]);
+        let unit = held.units().into_iter().find(|u| u.knobs == [4]).unwrap();
+        assert_eq!(unit.pinned.as_deref(), Some("at src/tableau.rs:399 the bound `T: SubsetOf<f32>` does not hold below its declared format"));
+        assert!(held.couplings().unexplained.is_empty());
+        assert_eq!(held.trial(FloatFormat::F16), None);
+
+        // At 32 bits it builds (the probe type lacked the bound): tried at 16 bits, where rustc
+        // refuses it: never 16-bit.
+        p.learn_trial(&trial, &[]);
+        assert!(p.units().iter().all(|u| u.pinned.is_none()));
+        let trial = p.trial(FloatFormat::F16).expect("knob 4 is tried at 16 bits");
+        let at_f16 = SUBSET_BOUND.replace("fptune::__rt::Probe<f64, 4>", "fptune::f16");
+        p.learn_trial(&trial, &[diag(&at_f16, "src/tableau.rs", 399)]);
+        assert_eq!(units_without_16bit(&p.units(), p.couplings()).len(), 1);
+        assert!(p.couplings().unexplained.is_empty());
+    }
+
+    #[test]
+    fn units_a_32_bit_trial_built_together_are_lowered_together() {
+        let mut p = Probing::new(vec![knob(0, "x", None), knob(4, "A", None), knob(5, "B", None)]);
+        let other = SUBSET_BOUND.replace("Probe<f64, 4>", "Probe<f64, 5>").replace("399", "405");
+        p.learn(&[diag(SUBSET_BOUND, "src/tableau.rs", 399), diag(&other, "src/tableau.rs", 405)]);
+        let trial = p.trial(FloatFormat::F32).expect("knobs 4 and 5 are tried");
+        assert_eq!(trial.units.len(), 2);
+        p.learn_trial(&trial, &[]);
+        let units = p.units();
+        assert!(units.iter().any(|u| u.knobs == [4, 5]), "{units:?}");
+        assert_eq!(p.trial(FloatFormat::F16).map(|t| t.units.len()), Some(1));
     }
 }

@@ -164,7 +164,7 @@ fn a_knob_given_a_literal_array_cannot_be_16_bit_but_is_not_pinned() {
     assert_eq!(p.members("w"), ["w"]);
     assert_eq!(w.pinned, None);
     let capped = units_without_16bit(&p.units, p.probing.couplings());
-    assert_eq!(capped.get(&w.id), Some(&p.case("literal")));
+    assert_eq!(capped.get(&w.id).map(|pin| pin.place.clone()), Some(p.case("literal")));
     assert_eq!(capped.len(), 1, "only `w` receives a literal: {capped:?}");
 }
 
