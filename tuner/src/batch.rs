@@ -437,7 +437,7 @@ fn tune_crate(
                 row.rejected = c.rejected;
                 row.dsa_recheck_valid = Some(f.dsa_recheck_valid);
                 row.native_valid = Some(f.meets_requirement);
-                row.speedup = (f.tuned_seconds > 0.0).then(|| f.original_seconds / f.tuned_seconds);
+                row.speedup = f.tuned_seconds.filter(|&t| t > 0.0).map(|t| f.original_seconds / t);
                 match written {
                     Ok(_) => row.report = Some(dir),
                     Err(e) => row.status = format!("tuned, but its report could not be written: {e:#}"),

@@ -34,13 +34,14 @@ pub fn program_file(rel: &str) -> bool {
     rel.starts_with("src/") || rel.starts_with("examples/")
 }
 
-/// The texts of a stochastic build, by file: `sources` (the elaborated texts) with `extra` edits
-/// (knob types), `heals`, and conversion marks on every program file. Each file's splice maps
-/// the build's text back to the elaborated one.
-pub fn stochastic_files(
+/// The texts of a build, by file: `sources` (the elaborated texts) with `extra` edits (knob
+/// types) and `heals`; for a `stochastic` build, conversion marks on every program file too.
+/// Each file's splice maps the build's text back to the elaborated one.
+pub fn build_files(
     sources: &[(String, String)],
     extra: &BTreeMap<String, Vec<Edit>>,
     heals: &[Heal],
+    stochastic: bool,
 ) -> Result<Vec<(String, Spliced)>> {
     let macros = elaborate::crate_macros(sources);
     let mut out = Vec::new();
@@ -50,6 +51,8 @@ pub fn stochastic_files(
             for h in heals.iter().filter(|h| &h.file == rel) {
                 edits.extend(h.edits());
             }
+        }
+        if program_file(rel) && stochastic {
             edits.extend(convert::conversion_marks(text)?);
             let kept: Vec<(usize, usize)> =
                 heals.iter().filter(|h| &h.file == rel && matches!(h.fix, Fix::KeepPrimitive(_))).map(|h| (h.start, h.end)).collect();
@@ -142,7 +145,7 @@ pub fn heal(
     let mut healed = Healed { heals: given.to_vec(), ..Healed::default() };
     let base: BTreeMap<&str, &str> = sources.iter().map(|(r, t)| (r.as_str(), t.as_str())).collect();
     loop {
-        let built_files = stochastic_files(sources, extra, &healed.heals)?;
+        let built_files = build_files(sources, extra, &healed.heals, opts.stochastic)?;
         // The scratch copy holds the user's files: every file that differs from them is written.
         let files: Vec<(String, String)> = built_files
             .iter()

@@ -156,7 +156,8 @@ pub struct FinalCheck {
     /// Best native run time of the original, seconds.
     pub original_seconds: f64,
     /// Best native run time of the tuned configuration, seconds.
-    pub tuned_seconds: f64,
+    /// (`None` where the tuned configuration's native build did not run.)
+    pub tuned_seconds: Option<f64>,
 }
 
 /// Everything a tuning run found.
@@ -164,7 +165,7 @@ pub struct FinalCheck {
 pub struct Tuned {
     /// The units searched.
     pub units: Vec<Unit>,
-    /// Units that cannot be 16-bit (they receive a float literal), with the place.
+    /// Units that cannot be 16-bit (they receive a float literal, or rustc refuses them there), with why.
     pub capped: Vec<(usize, String)>,
     /// Where the search started (each unit's declared format).
     pub start: Configuration,
@@ -194,7 +195,7 @@ pub struct Tuned {
 pub struct Prepared {
     /// The units to search.
     pub units: Vec<Unit>,
-    /// Units that cannot be 16-bit (they receive a float literal), with the place.
+    /// Units that cannot be 16-bit (they receive a float literal, or rustc refuses them there), with why.
     pub capped: Vec<(usize, String)>,
     /// Each unit's declared format.
     pub start: Configuration,
@@ -446,30 +447,19 @@ impl<'a> Lab<'a> {
     /// every item marked for conversion, with its heals.
     fn sources_of(&self, config: &Configuration, stochastic: bool) -> Result<Vec<(String, String)>> {
         let edits = convert::configured_edits(&self.sources.base, &self.inv.knobs, &self.units, config)?;
-        self.files(&edits, stochastic, &self.heals)
+        self.files(&edits, stochastic, if stochastic { &self.heals } else { &[] })
     }
 
-    /// The files that differ from the user's crate: the base with `edits` (knob types), and for
-    /// the stochastic build every program file converted ([`conversion::stochastic_files`]).
+    /// The files that differ from the user's crate: the base with `edits` (knob types) and
+    /// `heals`, and for the stochastic build every program file converted
+    /// ([`conversion::build_files`]).
     fn files(
         &self,
         edits: &std::collections::BTreeMap<String, Vec<crate::splice::Edit>>,
         stochastic: bool,
         heals: &[Heal],
     ) -> Result<Vec<(String, String)>> {
-        let texts: Vec<(String, String)> = if stochastic {
-            conversion::stochastic_files(&self.sources.base, edits, heals)?.into_iter().map(|(r, s)| (r, s.text)).collect()
-        } else {
-            let mut out = Vec::new();
-            for (rel, text) in &self.sources.base {
-                let text = match edits.get(rel) {
-                    Some(e) => crate::splice::splice(text, e)?.text,
-                    None => text.clone(),
-                };
-                out.push((rel.clone(), text));
-            }
-            out
-        };
+        let texts = conversion::build_files(&self.sources.base, edits, heals, stochastic)?.into_iter().map(|(r, s)| (r, s.text));
         Ok(texts.into_iter().filter(|(rel, text)| self.sources.user.iter().any(|(r, t)| r == rel && t != text)).collect())
     }
 
@@ -869,20 +859,20 @@ impl Lab<'_> {
         let (log_name, kept_name) =
             if stochastic { ("single-build", "fptune-single") } else { ("single-build-native", "fptune-single-build-native") };
         let edits = convert::single_build_edits(&self.sources.base, &self.inv.knobs, &self.units, !stochastic)?;
-        let heals = if stochastic {
-            // Where a knob's value of run-time format meets a value of a fixed one, the single
-            // build needs conversions of its own.
-            let mut opts = self.build_options(&worker.scratch, true);
+        // Where a knob's value of run-time format meets a value of a fixed one, or an
+        // elaborated literal gets no type from its place, the single build needs conversions of
+        // its own (the native one starts from none: the stochastic build's are stochastic).
+        let heals = {
+            let mut opts = self.build_options(&worker.scratch, stochastic);
             opts.check = true;
             let users = self.sources.users();
             let log = self.log_path(&format!("{log_name}-conversion"));
-            let healed = conversion::heal(&worker.scratch, &opts, &self.sources.base, &edits, &self.heals, &users, &self.sources.splices, &log)?;
+            let prior: &[Heal] = if stochastic { &self.heals } else { &[] };
+            let healed = conversion::heal(&worker.scratch, &opts, &self.sources.base, &edits, prior, &users, &self.sources.splices, &log)?;
             if let Some(stuck) = healed.stuck.first() {
                 return Ok(Err(format!("it does not compile: {stuck} (full log: {})", log.display())));
             }
             healed.heals
-        } else {
-            Vec::new()
         };
         let files = self.files(&edits, stochastic, &heals)?;
         let log = self.log_path(log_name);
@@ -1553,12 +1543,29 @@ pub fn prepare(lab: &mut Lab<'_>) -> Result<Prepared, TuneError> {
     console.stage("probing which knobs must share a type");
     let mut probing = Probing::new(lab.inv.knobs.clone());
     loop {
-        let files = probing.sources(&lab.inv.sources).map_err(|e| TuneError::Internal(anyhow!("{e}")))?;
-        let log = lab.log_path(&format!("probe-{}", probing.rounds() + 1));
-        let built = lab.build(&worker0, &files, false, &log).map_err(TuneError::internal)?;
-        counts.other_builds += 1;
-        let errors = diagnostics(&built);
-        if probing.learn(&errors) == Round::Settled {
+        loop {
+            let files = probing.sources(&lab.inv.sources).map_err(|e| TuneError::Internal(anyhow!("{e}")))?;
+            let log = lab.log_path(&format!("probe-{}", probing.rounds() + 1));
+            let built = lab.build(&worker0, &files, false, &log).map_err(TuneError::internal)?;
+            counts.other_builds += 1;
+            let errors = diagnostics(&built);
+            if probing.learn(&errors) == Round::Settled {
+                break;
+            }
+        }
+        // Errors the probe type alone may cause (a bound it lacks): rustc says, in a build with
+        // the units they name at 32, then 16 bits, whether the bound holds there. A unit pinned
+        // so is written plain from then on: a probe round again reads what its errors hid.
+        let pins = probing.couplings().pinned.len();
+        for format in [FloatFormat::F32, FloatFormat::F16] {
+            let Some(trial) = probing.trial(format) else { continue };
+            let files = probing.trial_sources(&lab.inv.sources, &trial).map_err(|e| TuneError::Internal(anyhow!("{e}")))?;
+            let log = lab.log_path(&format!("probe-{}-trial-{format}", probing.rounds()));
+            let built = lab.build(&worker0, &files, false, &log).map_err(TuneError::internal)?;
+            counts.other_builds += 1;
+            probing.learn_trial(&trial, &diagnostics(&built));
+        }
+        if probing.couplings().pinned.len() == pins || probing.rounds() >= Probing::MAX_ROUNDS {
             break;
         }
     }
@@ -1801,7 +1808,7 @@ pub fn prepare(lab: &mut Lab<'_>) -> Result<Prepared, TuneError> {
     counts.total_seconds = started.elapsed().as_secs_f64();
     Ok(Prepared {
         units,
-        capped: capped.into_iter().collect(),
+        capped: capped.into_iter().map(|(u, p)| (u, p.no_16bit_reason())).collect(),
         start,
         reference: records,
         probe_rounds: probing.rounds(),
@@ -2027,11 +2034,11 @@ fn final_check(
         RunResult::Finished { records, .. } => (
             validate::validate(reference, records, req, 0),
             validate::worst(reference, records, req).map(|w| (w.value.clone(), w.digits_in_common, w.required)),
-            tuned.run_seconds,
+            Some(tuned.run_seconds),
         ),
         // The native build of the configuration can behave differently from its DSA run (a
         // branch decided otherwise): report it, do not lose the search.
-        _ => (tuned.failure(), None, f64::NAN),
+        _ => (tuned.failure(), None, None),
     };
     Ok(FinalCheck {
         dsa_recheck_valid: dsa_recheck.is_none(),

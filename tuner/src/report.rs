@@ -65,7 +65,7 @@ pub struct Report {
     pub knobs: Vec<KnobRow>,
     /// The units searched.
     pub units: Vec<Unit>,
-    /// Units kept from 16-bit formats by a float literal, with the place.
+    /// Units kept from 16-bit formats (a float literal, a bound rustc refuses), with why.
     pub capped: Vec<(usize, String)>,
     /// The configuration found (format per unit).
     pub configuration: Vec<FloatFormat>,
@@ -109,18 +109,20 @@ pub fn write(settings: &Settings, ws: &Workspace, tuned: &Tuned) -> Result<Repor
         .iter()
         .map(|k| {
             let unit = unit_of[k.id];
-            // A unit a float literal reaches stops at 32 bits: said with the literal's place
-            // before what the search saw of its 16-bit candidates (never built).
-            let capped = tuned.capped.iter().find(|(u, _)| *u == unit).filter(|_| config.0[unit] == FloatFormat::F32).map(
-                |(_, p)| format!("receives a float literal, which cannot be 16-bit (at {p})"),
-            );
+            // A unit a float literal reaches (or one rustc refused at 16 bits) stops at 32 bits:
+            // said with the place before what the search saw of its 16-bit candidates (never built).
+            let capped = tuned.capped.iter().find(|(u, _)| *u == unit).filter(|_| config.0[unit] == FloatFormat::F32).map(|(_, why)| why.clone());
             let evidence = capped
                 .or_else(|| tuned.search.evidence.iter().find(|e| e.unit == unit).map(evidence_text))
                 .or_else(|| {
                     tuned.units[unit].pinned.as_ref().map(|p| {
-                        format!(
-                            "rustc requires its type to stay: {p}, which no knob holds (where it is a declaration of yours, mark it `#[tune]`, or tune with `--auto`, to lower both)"
-                        )
+                        if p.contains(" it meets `") {
+                            format!(
+                                "rustc requires its type to stay: {p}, which no knob holds (where it is a declaration of yours, mark it `#[tune]`, or tune with `--auto`, to lower both)"
+                            )
+                        } else {
+                            format!("rustc requires its type to stay: {p}")
+                        }
                     })
                 })
                 .or_else(|| {
@@ -317,14 +319,20 @@ pub fn summary(report: &Report) -> String {
     if let Some(r) = &f.reason {
         let _ = write!(s, ": {r}");
     }
-    let ratio = f.original_seconds / f.tuned_seconds.max(1e-9);
-    let _ = writeln!(
-        s,
-        "\nnative run time: original {:.3} s, tuned {:.3} s ({})",
-        f.original_seconds,
-        f.tuned_seconds,
-        if ratio >= 1.0 { format!("{ratio:.2}x faster") } else { format!("{:.2}x slower", 1.0 / ratio) }
-    );
+    match f.tuned_seconds {
+        Some(tuned) => {
+            let ratio = f.original_seconds / tuned.max(1e-9);
+            let _ = writeln!(
+                s,
+                "\nnative run time: original {:.3} s, tuned {tuned:.3} s ({})",
+                f.original_seconds,
+                if ratio >= 1.0 { format!("{ratio:.2}x faster") } else { format!("{:.2}x slower", 1.0 / ratio) }
+            );
+        }
+        None => {
+            let _ = writeln!(s, "\nnative run time: original {:.3} s, tuned not run", f.original_seconds);
+        }
+    }
     s
 }
 
