@@ -79,7 +79,7 @@ fn expand(args: TokenStream, item: TokenStream, user_facing: bool) -> TokenStrea
     let mut rewriter = Rewriter::new(context, STOCHASTIC);
     rewriter.printed = top.marker.printed;
     SuffixedLiterals.visit_item_mut(&mut item);
-    if STOCHASTIC {
+    if STOCHASTIC || holds_knob_type(&item) {
         UntypedLiterals.visit_item_mut(&mut item);
     }
     rewriter.visit_item_mut(&mut item);
@@ -459,9 +459,11 @@ fn float_literal(e: &Expr) -> Option<(String, Span)> {
 /// The stochastic build's elaborated literals that are arguments of a call (`Square(1.1)`,
 /// `f(0.5)`, `Some(0.0)`) or values of a struct literal's fields: `lit(d, s)`, their type left to
 /// rustc, which the place gives, so that they follow a lowered place in every configuration (a
-/// `lit::<f64>` there fails to build where the field is lowered). Where nothing gives one (a
-/// generic function's argument), the conversion writes `typed_lit::<T>`. A method's argument
-/// keeps its type: a generic method (`fold(0.0, |acc, x| ..)`) would leave its closure untyped.
+/// `lit::<f64>` there fails to build where the field is lowered); so are a method's arguments,
+/// and literals the place types as a whole (`&mut 1.0`, `[0.5, 1.5]`, `vec![0.0; n]`). Where
+/// nothing gives one (a generic function's argument), the conversion writes `typed_lit::<T>`.
+/// The arguments of a method given a closure keep their type: a generic method
+/// (`fold(0.0, |acc, x| ..)`) would leave its closure untyped.
 struct UntypedLiterals;
 
 impl UntypedLiterals {
@@ -474,9 +476,49 @@ impl UntypedLiterals {
                     }
                 }
             }
-            Expr::Unary(u) if matches!(u.op, UnOp::Neg(_)) => Self::untype(&mut u.expr),
+            Expr::Unary(u) if matches!(u.op, UnOp::Neg(_)) => {
+                Self::untype(&mut u.expr);
+                // `-lit(d, s)` is `lit(-d, -s)`: an operator on a value rustc has not typed yet
+                // would leave it untyped (E0282).
+                let mut inner = &mut *u.expr;
+                while let Expr::Paren(p) = inner {
+                    inner = &mut *p.expr;
+                }
+                if let Expr::Call(c) = inner {
+                    if elaborated_literal(c) {
+                        let mut c = c.clone();
+                        for a in c.args.iter_mut() {
+                            *a = syn::parse_quote!(-#a);
+                        }
+                        *e = Expr::Call(c);
+                    }
+                }
+            }
             Expr::Paren(p) => Self::untype(&mut p.expr),
+            // What the place types as a whole: a temporary lent (`&mut 1.0`), the elements of an
+            // array, a tuple or a `vec![..]`.
+            Expr::Reference(r) => Self::untype(&mut r.expr),
+            Expr::Array(a) => a.elems.iter_mut().for_each(Self::untype),
+            Expr::Tuple(t) => t.elems.iter_mut().for_each(Self::untype),
+            Expr::Repeat(r) => Self::untype(&mut r.expr),
+            Expr::Macro(m) if m.mac.path.segments.last().is_some_and(|s| s.ident == "vec") => Self::untype_vec(&mut m.mac),
             _ => {}
+        }
+    }
+
+    /// The elements of `vec![a, b]` or the value of `vec![v; n]`.
+    fn untype_vec(mac: &mut syn::Macro) {
+        use syn::parse::Parser;
+        use syn::punctuated::Punctuated;
+        let repeat = |input: syn::parse::ParseStream<'_>| -> syn::Result<(Expr, syn::Token![;], Expr)> {
+            Ok((input.parse()?, input.parse()?, input.parse()?))
+        };
+        if let Ok((mut v, semi, n)) = repeat.parse2(mac.tokens.clone()) {
+            Self::untype(&mut v);
+            mac.tokens = quote!(#v #semi #n);
+        } else if let Ok(mut elems) = Punctuated::<Expr, syn::Token![,]>::parse_terminated.parse2(mac.tokens.clone()) {
+            elems.iter_mut().for_each(Self::untype);
+            mac.tokens = elems.into_token_stream();
         }
     }
 }
@@ -487,6 +529,14 @@ impl VisitMut for UntypedLiterals {
             c.args.iter_mut().for_each(Self::untype);
         }
         visit_mut::visit_expr_call_mut(self, c);
+    }
+
+    fn visit_expr_method_call_mut(&mut self, m: &mut syn::ExprMethodCall) {
+        // Beside a closure the literal may be what types it (`fold(0.0, |acc, x| ..)`).
+        if !m.args.iter().any(|a| matches!(a, Expr::Closure(_))) {
+            m.args.iter_mut().for_each(Self::untype);
+        }
+        visit_mut::visit_expr_method_call_mut(self, m);
     }
 
     fn visit_expr_struct_mut(&mut self, s: &mut syn::ExprStruct) {
@@ -510,6 +560,34 @@ impl VisitMut for ElaboratedParams {
             }
         }
         visit_mut::visit_expr_closure_mut(self, c);
+    }
+}
+
+/// Whether the item writes a single build's knob type (`::fptune::__rt::Knob<F, U, ..>`): the
+/// native single build, whose literals follow their places as the stochastic build's do (a
+/// literal is no `Knob`, an elaborated one may become one).
+fn holds_knob_type(item: &Item) -> bool {
+    struct Find(bool);
+    impl<'ast> Visit<'ast> for Find {
+        fn visit_path(&mut self, p: &'ast syn::Path) {
+            let names: Vec<String> = p.segments.iter().map(|s| s.ident.to_string()).collect();
+            self.0 |= names.len() >= 2 && names[names.len() - 2] == "__rt" && names[names.len() - 1] == "Knob";
+            syn::visit::visit_path(self, p);
+        }
+    }
+    let mut f = Find(false);
+    f.visit_item(item);
+    f.0
+}
+
+/// An integer literal (`1`, `-2`, `3usize`; not `1f64`, an integer token with a float suffix).
+fn integer_literal(e: &Expr) -> bool {
+    match e {
+        Expr::Lit(syn::ExprLit { lit: syn::Lit::Int(i), .. }) => !matches!(i.suffix(), "f32" | "f64"),
+        Expr::Unary(u) if matches!(u.op, UnOp::Neg(_)) => integer_literal(&u.expr),
+        Expr::Paren(p) => integer_literal(&p.expr),
+        Expr::Group(g) => integer_literal(&g.expr),
+        _ => false,
     }
 }
 
@@ -743,9 +821,8 @@ fn strip_parens(e: Expr) -> Expr {
 
 /// `::fptune::__rt::Lit::new(0.1f64, 0.1f32)` for a literal's digits.
 fn lit_tokens(digits: &str, span: Span) -> TokenStream {
-    let d: TokenStream = format!("{digits}f64").parse().unwrap_or_default();
-    let s: TokenStream = format!("{digits}f32").parse().unwrap_or_default();
-    quote_spanned!(span=> ::fptune::__rt::Lit::new(#d, #s))
+    let args: TokenStream = fptune_syntax::literal_args(digits).parse().unwrap_or_default();
+    quote_spanned!(span=> ::fptune::__rt::Lit::new(#args))
 }
 
 /// A float type written in a cast target (`f64`, `fptune::f16`, a float alias).
@@ -1293,6 +1370,11 @@ impl VisitMut for Rewriter {
                 // [`UntypedLiterals`] left it to rustc.
                 if !self.stochastic {
                     if let Some((digits, span)) = float_literal(e) {
+                        // Too large for `f32` (`1e99`), it can only be an `f64` (rustc refuses the
+                        // literal at `f32`, a lint the probe build never reaches): said so, the
+                        // probe holds the place at `f64`.
+                        let wide = digits.parse::<f64>().is_ok_and(|v| (v as f32).is_infinite());
+                        let digits = if wide { format!("{digits}f64") } else { digits };
                         *e = Expr::Lit(syn::ExprLit { attrs: Vec::new(), lit: syn::Lit::Float(syn::LitFloat::new(&digits, span)) });
                     }
                 }
@@ -1300,6 +1382,10 @@ impl VisitMut for Rewriter {
             }
         }
         match e {
+            // An integer literal operand (`m + 1`, `i < 3`, `k += 1`): Rust has no float
+            // operand beside one, so the native operator stays (a dispatched one would leave the
+            // result's type open where the integer's is not known yet).
+            Expr::Binary(b) if integer_literal(&b.left) || integer_literal(&b.right) => visit_mut::visit_expr_binary_mut(self, b),
             Expr::Binary(b) => {
                 if let Some(name) = arith_name(&b.op) {
                     if literal_like(&b.left, &self.cx.aliases) && literal_like(&b.right, &self.cx.aliases) {

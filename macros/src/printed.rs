@@ -126,7 +126,7 @@ fn placeholders(fmt: &str) -> Option<Vec<Placeholder>> {
 /// rewrote it).
 fn recorded(e: &Expr, written: &Expr, span: Span) -> Expr {
     let name = written.to_token_stream().to_string();
-    syn::parse_quote_spanned!(span=> match &#e {
+    syn::parse_quote_spanned!(span=> match &(#e) {
         __fptune_printed => {
             #[allow(unused_imports)]
             use ::fptune::__rt::prelude::*;
@@ -238,10 +238,10 @@ mod tests {
         let out = record(&args, &args, 0).expect("rewritten");
         let text = out.to_token_stream().to_string();
         assert_eq!(out.len(), 5, "{text}");
-        assert!(text.contains("match & a"), "{text}");
+        assert!(text.contains("match & (a)"), "{text}");
         // `w` is the width of `{:>1$}`, the value of which is `w` too (index 1): a count wins.
-        assert!(!text.contains("match & w"), "{text}");
-        assert!(text.contains("k = match & 3"), "{text}");
-        assert!(text.contains("z = match & z"), "{text}");
+        assert!(!text.contains("match & (w)"), "{text}");
+        assert!(text.contains("k = match & (3)"), "{text}");
+        assert!(text.contains("z = match & (z)"), "{text}");
     }
 }

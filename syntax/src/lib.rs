@@ -231,6 +231,17 @@ pub fn suffixable_digits(lit: &syn::LitFloat) -> String {
     if digits.ends_with('.') { format!("{digits}0") } else { digits.to_string() }
 }
 
+/// The arguments of the runtime's literal call for the digits of an unsuffixed float literal:
+/// `{digits}f64, {digits}f32`, or `f32`'s infinity where the value is too large for `f32` (a
+/// `1e99f32` the compiler refuses to write, where `1e99` given an `f32` place is that infinity).
+pub fn literal_args(digits: &str) -> String {
+    let single = match digits.parse::<f64>() {
+        Ok(v) if (v as f32).is_infinite() => "::fptune::__rt::primitive::f32::INFINITY".to_string(),
+        _ => format!("{digits}f32"),
+    };
+    format!("{digits}f64, {single}")
+}
+
 /// Normalised text of a type, as the report shows it (`Vec<f64>`, `&mut [f32]`).
 pub fn type_text(ty: &Type) -> String {
     let raw = ty.to_token_stream().to_string();

@@ -229,13 +229,7 @@ impl Elaborator<'_> {
             return;
         }
         let digits = fptune_syntax::suffixable_digits(lit);
-        // A literal too large for `f32` (`1e99`, an `f64`) is infinite there, which the compiler
-        // refuses to write.
-        let single = match digits.parse::<f64>() {
-            Ok(v) if (v as f32).is_infinite() => "f32::INFINITY".to_string(),
-            _ => format!("{digits}f32"),
-        };
-        let written = format!("::fptune::__rt::lit::<{ty}>({digits}f64, {single})");
+        let written = format!("::fptune::__rt::lit::<{ty}>({})", fptune_syntax::literal_args(&digits));
         self.edits.push((Edit::replace(a, b, written), Written::Literal));
     }
 

@@ -90,7 +90,7 @@ impl Heal {
             Fix::ToStochastic => wrap(self.start, self.end, "::fptune::__rt::to_stochastic("),
             Fix::ToNative => wrap(self.start, self.end, "::fptune::__rt::to_native("),
             Fix::Literal { digits } => {
-                vec![Edit::replace(self.start, self.end, format!("::fptune::__rt::lit({digits}f64, {digits}f32)"))]
+                vec![Edit::replace(self.start, self.end, format!("::fptune::__rt::lit({})", fptune_syntax::literal_args(digits)))]
             }
             Fix::Store(ty) => wrap(self.start, self.end, &format!("<_ as ::fptune::__rt::Store<{ty}>>::store(")),
             Fix::Constant(f) => wrap(self.start, self.end, &format!("::fptune::Stochastic::<{f}>::constant(")),
@@ -495,7 +495,7 @@ fn heals_for(e: &Diagnostic, name: &str, file: &Built<'_>, (a, b): (usize, usize
             if x.starts_with('&') || y.starts_with('&') {
                 // A shared reference to a primitive value lent where a stochastic one is needed:
                 // the value is made stochastic and lent (a buffer lent mutably cannot be).
-                return match shared_referent(base, range) {
+                return match lent_referent(base, range) {
                     Some(inner) if stochastic(&x) && !stochastic(&y) => vec![make(inner, Fix::ToStochastic)],
                     _ => Vec::new(),
                 };
@@ -825,12 +825,25 @@ fn receiver_in_tokens(text: &str, range: (usize, usize)) -> Option<(usize, usize
     (start < dot).then(|| (start, text[..dot].trim_end().len()))
 }
 
-/// The operand of `&e` spanning `range` (not `&mut e`).
-fn shared_referent(text: &str, range: (usize, usize)) -> Option<(usize, usize)> {
+/// The operand of `&e` spanning `range`, or of `&mut e` where `e` is not a place.
+fn lent_referent(text: &str, range: (usize, usize)) -> Option<(usize, usize)> {
     find_expr(text, range, |e, at| match e {
-        syn::Expr::Reference(r) if r.mutability.is_none() && at(e.span()) == Some(range) => at(r.expr.span()),
+        syn::Expr::Reference(r) if (r.mutability.is_none() || !is_place(&r.expr)) && at(e.span()) == Some(range) => at(r.expr.span()),
         _ => None,
     })
+}
+
+/// Whether an expression names a place (a variable, a field, an element, a dereference): lent
+/// mutably, the lender sees what the callee writes, which a converted copy would not give back.
+/// Anything else (`&mut 1.0`, `&mut vec![1.0]`) lends a temporary, which may be converted.
+fn is_place(e: &syn::Expr) -> bool {
+    match e {
+        syn::Expr::Path(_) | syn::Expr::Field(_) | syn::Expr::Index(_) => true,
+        syn::Expr::Unary(u) => matches!(u.op, syn::UnOp::Deref(_)),
+        syn::Expr::Paren(p) => is_place(&p.expr),
+        syn::Expr::Group(g) => is_place(&g.expr),
+        _ => false,
+    }
 }
 
 /// The call spanning `range` (or whose callee does): the ranges of its arguments that are
