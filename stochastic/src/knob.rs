@@ -26,13 +26,13 @@
 use std::cmp::Ordering;
 use std::fmt::{Debug, Display, LowerExp};
 use std::marker::PhantomData;
-use std::ops::{Add, Div, Mul, Neg, Sub};
+use std::ops::{Add, Div, Mul, Neg, Rem, Sub};
 
 use half::{bf16, f16};
 
 use crate::check::Checkable;
 use crate::format::Format;
-use crate::rt::{Arith, CastAs, CastOperand, Join, Lit, Math2, Scalar, Store};
+use crate::rt::{Arith, ArithRem, CastAs, CastOperand, Join, Lit, Math2, Scalar, Store};
 use crate::startup::Plain;
 use crate::value::Stochastic;
 
@@ -273,6 +273,7 @@ pub trait Dyn:
     + Sub<Output = Self>
     + Mul<Output = Self>
     + Div<Output = Self>
+    + Rem<Output = Self>
     + Neg<Output = Self>
     + PartialEq
     + PartialOrd
@@ -492,7 +493,7 @@ macro_rules! sdyn_ops {
         }
     )*};
 }
-sdyn_ops!(Add, add; Sub, sub; Mul, mul; Div, div);
+sdyn_ops!(Add, add; Sub, sub; Mul, mul; Div, div; Rem, rem);
 
 impl Neg for Sdyn {
     type Output = Sdyn;
@@ -626,6 +627,13 @@ macro_rules! dyn_common {
             #[inline(always)]
             fn fp_div(a: Self, b: Self) -> Self {
                 a / b
+            }
+        }
+
+        impl ArithRem for $V {
+            #[inline(always)]
+            fn fp_rem(a: Self, b: Self) -> Self {
+                a % b
             }
         }
 
@@ -769,7 +777,7 @@ macro_rules! knob_ops {
     )*};
 }
 knob_ops!(Add, add, AddAssign, add_assign; Sub, sub, SubAssign, sub_assign;
-    Mul, mul, MulAssign, mul_assign; Div, div, DivAssign, div_assign);
+    Mul, mul, MulAssign, mul_assign; Div, div, DivAssign, div_assign; Rem, rem, RemAssign, rem_assign);
 
 impl<F: Tag, const K: u32, V: Dyn> Neg for Knob<F, K, V> {
     type Output = Self;

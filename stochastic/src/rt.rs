@@ -330,8 +330,7 @@ operand_mut!([] f64, [] f32, [] f16, [] bf16, [] Lit);
 /// except that `f16` and `bf16` compute in `f32` with [`crate::cvt`]'s conversions (`half`'s
 /// operators call a conversion function three times per operation). Computing in binary32 and
 /// rounding once to nearest gives the correctly rounded result: 24 >= 2 x 11 + 2 bits, so the
-/// double rounding of `+ - * /` is innocuous, and `%` is exact. (`%` is [`ArithRem`]: stochastic
-/// values have none.)
+/// double rounding of `+ - * /` is innocuous, and `%` is exact. (`%` is [`ArithRem`].)
 pub trait Arith: Sized {
     #[doc(hidden)]
     fn fp_add(a: Self, b: Self) -> Self;
@@ -376,6 +375,13 @@ macro_rules! rem_by_operator {
 }
 
 rem_by_operator!(f64, f32, Lit);
+
+impl<F: Format> ArithRem for Stochastic<F> {
+    #[inline(always)]
+    fn fp_rem(a: Self, b: Self) -> Self {
+        a % b
+    }
+}
 
 macro_rules! arith_through_f32 {
     ($($h:ty),*) => {$(

@@ -8,7 +8,7 @@
 //! build (the tuner checks this on two configurations before it relies on it).
 
 use std::cmp::Ordering;
-use std::ops::{Add, Div, Mul, Neg, Sub};
+use std::ops::{Add, Div, Mul, Neg, Rem, Sub};
 
 use half::{bf16, f16};
 
@@ -256,7 +256,7 @@ macro_rules! ndyn_ops {
         }
     )*};
 }
-ndyn_ops!(Add, add; Sub, sub; Mul, mul; Div, div);
+ndyn_ops!(Add, add; Sub, sub; Mul, mul; Div, div; Rem, rem);
 
 impl Neg for Ndyn {
     type Output = Ndyn;
