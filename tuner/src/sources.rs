@@ -226,13 +226,19 @@ pub fn prepare(
             let Some(s) = sources.splices.get(&span.file) else { continue };
             let base = sources.base.iter().find(|(r, _)| *r == span.file).map(|(_, t)| t.as_str()).unwrap_or_default();
             // The edit the error is in; else the last one before it on its line (a marker in
-            // front of the declaration rustc refuses); else every edit of the file.
+            // front of the declaration rustc refuses); else the last item marker before it (the
+            // item whose expansion rustc refuses); else every edit of the file.
             let line_start = base[..a.min(base.len())].rfind('\n').map_or(0, |i| i + 1);
+            let kinds = sources.written.get(&span.file).map(Vec::as_slice).unwrap_or_default();
+            let marker = |i: usize| matches!(kinds.get(i), Some((_, Written::Marker)));
             let hit: Vec<usize> = match s.placed.iter().position(|&(ps, pe)| ps < b.max(a + 1) && a < pe) {
                 Some(i) => vec![i],
                 None => match s.placed.iter().rposition(|&(ps, pe)| line_start <= ps && pe <= a) {
                     Some(i) => vec![i],
-                    None => (0..s.placed.len()).collect(),
+                    None => match (0..s.placed.len()).filter(|&i| marker(i) && s.placed[i].1 <= a).max_by_key(|&i| s.placed[i].1) {
+                        Some(i) => vec![i],
+                        None => (0..s.placed.len()).collect(),
+                    },
                 },
             };
             sources.dropped.push(format!("{}: {e}", span.place()));
