@@ -540,6 +540,29 @@ fn zero_touch_tunes_a_2015_crate_of_modules_operators_and_folds_with_no_failed_b
 }
 
 #[test]
+fn a_library_and_its_binary_in_npb_style_tune_with_no_failed_build() {
+    let (_dir, _krate, run, r) = tuned_fixture("styles_lib_and_bin", &["--auto", "--digits", "3"]);
+    assert_eq!(r["counts"]["compilations_failed"], 0, "{}\n{}", r["counts"], run.stderr);
+    assert_eq!(r["counts"]["single_build"], true, "{}\n{}", r["counts"], run.stderr);
+    assert_eq!(r["final_check"]["meets_requirement"], true, "{}", r["final_check"]);
+    // The printed floats, not the `m + 1` beside them.
+    assert_eq!(r["reference"].as_array().expect("reference").len(), 7, "{}", r["reference"]);
+    // A `const` table read through `T: From<f64>`: built at 32 bits, rustc refuses the bound.
+    let weights = knob(&r, "WEIGHTS");
+    assert_eq!(weights["found"], "f64", "{weights}");
+    assert!(evidence(weights).contains("the bound `T: From<f32>`"), "{weights}");
+    // The binary's requirements are read once the library's are: `impl Stepped<f64>` holds `Time`.
+    assert!(evidence(knob(&r, "Time")).contains("it meets `f64`"), "{r}");
+    // `let mut q;` assigned in a loop is a knob of the type rustc infers.
+    assert_eq!(knob(&r, "q")["kind"], "let", "{r}");
+    // `&mut 1.0` lent to a knob parameter: a temporary, 32 bits at least; `-1.0e99` given to a
+    // buffer holds it at 64 (rustc refuses the literal at 32 bits).
+    assert!(evidence(knob(&r, "seed")).contains("float literal"), "{r}");
+    let v = r["knobs"].as_array().expect("knobs").iter().find(|k| k["scope"] == "main" && k["name"] == "v").expect("main::v");
+    assert_eq!(v["found"], "f64", "{v}");
+}
+
+#[test]
 fn a_knob_no_check_depends_on_keeps_its_declared_type_and_is_said_unchecked() {
     let (_dir, krate, run, r) = tuned_fixture("unchecked_knob", &["--digits", "3"]);
     for k in r["knobs"].as_array().expect("knobs").iter().filter(|k| k["name"] == "scale") {
