@@ -184,7 +184,9 @@ fn tune(krate: &Path, target: &Path, digits: u32, limit: u64, expected: &[f64]) 
         .output()
         .expect("apply runs");
     if !applied.status.success() {
-        o.valid = "apply refused".into();
+        let why = String::from_utf8_lossy(&applied.stderr);
+        let first = why.lines().find(|l| l.starts_with("error")).unwrap_or("").trim_start_matches("error: ");
+        o.valid = format!("apply refused ({})", first.chars().take(120).collect::<String>());
         return o;
     }
     o.valid = match printed_floats(krate, target) {

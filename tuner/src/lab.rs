@@ -2033,7 +2033,8 @@ fn final_check(
     let (reason, tightest, tuned_seconds) = match &tuned.result {
         RunResult::Finished { records, .. } => (
             validate::validate(reference, records, req, 0),
-            validate::worst(reference, records, req).map(|w| (w.value.clone(), w.digits_in_common, w.required)),
+            // Bit for bit is infinitely many digits, which JSON cannot write: 99, as shown.
+            validate::worst(reference, records, req).map(|w| (w.value.clone(), w.digits_in_common.clamp(-99.0, 99.0), w.required)),
             Some(tuned.run_seconds),
         ),
         // The native build of the configuration can behave differently from its DSA run (a

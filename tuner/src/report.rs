@@ -116,7 +116,12 @@ pub fn write(settings: &Settings, ws: &Workspace, tuned: &Tuned) -> Result<Repor
                 .or_else(|| tuned.search.evidence.iter().find(|e| e.unit == unit).map(evidence_text))
                 .or_else(|| {
                     tuned.units[unit].pinned.as_ref().map(|p| {
-                        if p.contains(" it meets `") {
+                        if p.contains(" it meets `") && tuned.auto {
+                            // Every declaration is a knob already: the type is written elsewhere.
+                            format!(
+                                "rustc requires its type to stay: {p}, which no declaration of the crate holds (a suffixed literal such as `1f64`, a cast, a trait impl's or another crate's signature: write it as the knob's type to lower both)"
+                            )
+                        } else if p.contains(" it meets `") {
                             format!(
                                 "rustc requires its type to stay: {p}, which no knob holds (where it is a declaration of yours, mark it `#[tune]`, or tune with `--auto`, to lower both)"
                             )
@@ -356,7 +361,15 @@ pub fn apply(root: &Path, out: &Path) -> Result<Vec<String>> {
     let text = std::fs::read_to_string(out.join("report.json")).with_context(|| {
         format!("no tuning results in {}: run `cargo fptune --digits N` first", out.display())
     })?;
-    let report: Report = serde_json::from_str(&text).context("report.json is not one this fptune wrote")?;
+    // What applying needs, and nothing else: a value the report could not write as a number
+    // (an infinite printed float, written `null`) does not stand in the way.
+    #[derive(Deserialize)]
+    struct ToApply {
+        schema: u32,
+        digits: f64,
+        files: Vec<FileChange>,
+    }
+    let report: ToApply = serde_json::from_str(&text).context("report.json is not one this fptune wrote")?;
     if report.schema != SCHEMA {
         anyhow::bail!("report.json has schema {}, this fptune reads {SCHEMA}: tune again", report.schema);
     }
