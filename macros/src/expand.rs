@@ -1682,13 +1682,15 @@ impl VisitMut for StochasticTypes {
         visit_mut::visit_expr_path_mut(self, p);
     }
 
-    // `f64::NEG_INFINITY`, `f64::EPSILON` (an associated constant of a float type) as a value:
+    // `f64::NEG_INFINITY`, `f64::EPSILON` (a float-valued associated constant of a float type) as a value:
     // the stochastic value, as the functions beside it are (`.fold(f64::NEG_INFINITY,
     // f64::max)`). Constants and patterns keep them (they are not visited).
     fn visit_expr_mut(&mut self, e: &mut Expr) {
         if let Expr::Path(p) = e {
             let segs = &p.path.segments;
-            if p.qself.is_none() && segs.len() == 2 && p.path.leading_colon.is_none() && segs[1].ident.to_string().chars().all(|c| c.is_uppercase() || c == '_' || c.is_ascii_digit()) {
+            // The float-valued ones: `MAX_EXP`, `DIGITS`, `RADIX` and the like are integers.
+            const FLOAT_VALUED: [&str; 7] = ["EPSILON", "MAX", "MIN", "MIN_POSITIVE", "INFINITY", "NEG_INFINITY", "NAN"];
+            if p.qself.is_none() && segs.len() == 2 && p.path.leading_colon.is_none() && FLOAT_VALUED.contains(&segs[1].ident.to_string().as_str()) {
                 if let Some(format @ (FloatFormat::F64 | FloatFormat::F32)) = FloatFormat::from_ident(&segs[0].ident.to_string()) {
                     let span = p.span();
                     let ty = stochastic_path(format, span);
