@@ -1615,7 +1615,16 @@ pub fn prepare(lab: &mut Lab<'_>) -> Result<Prepared, TuneError> {
             }
             _ => {
                 let failure = reference.failure().map(|r| r.to_string()).unwrap_or_default();
-                return Err(TuneError::Original(anyhow!("the original program under DSA failed: {failure}\n(full log: {log})")));
+                // A loop that stops when a difference falls below machine precision (`< f64::EPSILON`)
+                // converges natively onto a fixed point; under random rounding its samples keep
+                // moving by an ulp, and the test may never hold.
+                return Err(TuneError::Original(anyhow!(
+                    "the original program under DSA failed: {failure}\n\
+                     (under discrete stochastic arithmetic every operation rounds up or down at random: \
+                     a loop that stops when a difference falls below machine precision, such as \
+                     `err < f64::EPSILON`, may never stop, where the native run reaches a fixed point; \
+                     a tolerance of a few ulps, or a relative one, stops in both)\n(full log: {log})"
+                )));
             }
         };
         // Native runs may pay when they may come first (a DSA run costs a good deal, and more
