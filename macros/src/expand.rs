@@ -510,12 +510,9 @@ impl UntypedLiterals {
     fn untype_vec(mac: &mut syn::Macro) {
         use syn::parse::Parser;
         use syn::punctuated::Punctuated;
-        let repeat = |input: syn::parse::ParseStream<'_>| -> syn::Result<(Expr, syn::Token![;], Expr)> {
-            Ok((input.parse()?, input.parse()?, input.parse()?))
-        };
-        if let Ok((mut v, semi, n)) = repeat.parse2(mac.tokens.clone()) {
-            Self::untype(&mut v);
-            mac.tokens = quote!(#v #semi #n);
+        if let Ok(VecRepeat { mut elem, len }) = syn::parse2::<VecRepeat>(mac.tokens.clone()) {
+            Self::untype(&mut elem);
+            mac.tokens = quote!(#elem; #len);
         } else if let Ok(mut elems) = Punctuated::<Expr, syn::Token![,]>::parse_terminated.parse2(mac.tokens.clone()) {
             elems.iter_mut().for_each(Self::untype);
             mac.tokens = elems.into_token_stream();
@@ -1373,8 +1370,7 @@ impl VisitMut for Rewriter {
                         // Too large for `f32` (`1e99`), it can only be an `f64` (rustc refuses the
                         // literal at `f32`, a lint the probe build never reaches): said so, the
                         // probe holds the place at `f64`.
-                        let wide = digits.parse::<f64>().is_ok_and(|v| (v as f32).is_infinite());
-                        let digits = if wide { format!("{digits}f64") } else { digits };
+                        let digits = if fptune_syntax::too_large_for_f32(&digits) { format!("{digits}f64") } else { digits };
                         *e = Expr::Lit(syn::ExprLit { attrs: Vec::new(), lit: syn::Lit::Float(syn::LitFloat::new(&digits, span)) });
                     }
                 }

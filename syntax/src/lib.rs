@@ -235,11 +235,13 @@ pub fn suffixable_digits(lit: &syn::LitFloat) -> String {
 /// `{digits}f64, {digits}f32`, or `f32`'s infinity where the value is too large for `f32` (a
 /// `1e99f32` the compiler refuses to write, where `1e99` given an `f32` place is that infinity).
 pub fn literal_args(digits: &str) -> String {
-    let single = match digits.parse::<f64>() {
-        Ok(v) if (v as f32).is_infinite() => "::fptune::__rt::primitive::f32::INFINITY".to_string(),
-        _ => format!("{digits}f32"),
-    };
+    let single = if too_large_for_f32(digits) { "::fptune::__rt::primitive::f32::INFINITY".to_string() } else { format!("{digits}f32") };
     format!("{digits}f64, {single}")
+}
+
+/// Whether a float literal's digits name a value `f32` holds only as an infinity (`1e99`).
+pub fn too_large_for_f32(digits: &str) -> bool {
+    digits.parse::<f64>().is_ok_and(|v| (v as f32).is_infinite())
 }
 
 /// Normalised text of a type, as the report shows it (`Vec<f64>`, `&mut [f32]`).

@@ -460,7 +460,7 @@ impl<'a> Lab<'a> {
         heals: &[Heal],
     ) -> Result<Vec<(String, String)>> {
         let texts = conversion::build_files(&self.sources.base, edits, heals, stochastic)?.into_iter().map(|(r, s)| (r, s.text));
-        Ok(texts.into_iter().filter(|(rel, text)| self.sources.user.iter().any(|(r, t)| r == rel && t != text)).collect())
+        Ok(texts.filter(|(rel, text)| self.sources.user.iter().any(|(r, t)| r == rel && t != text)).collect())
     }
 
     fn log_path(&self, what: &str) -> PathBuf {

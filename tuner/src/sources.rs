@@ -231,16 +231,13 @@ pub fn prepare(
             let line_start = base[..a.min(base.len())].rfind('\n').map_or(0, |i| i + 1);
             let kinds = sources.written.get(&span.file).map(Vec::as_slice).unwrap_or_default();
             let marker = |i: usize| matches!(kinds.get(i), Some((_, Written::Marker)));
-            let hit: Vec<usize> = match s.placed.iter().position(|&(ps, pe)| ps < b.max(a + 1) && a < pe) {
-                Some(i) => vec![i],
-                None => match s.placed.iter().rposition(|&(ps, pe)| line_start <= ps && pe <= a) {
-                    Some(i) => vec![i],
-                    None => match (0..s.placed.len()).filter(|&i| marker(i) && s.placed[i].1 <= a).max_by_key(|&i| s.placed[i].1) {
-                        Some(i) => vec![i],
-                        None => (0..s.placed.len()).collect(),
-                    },
-                },
-            };
+            let hit: Vec<usize> = s
+                .placed
+                .iter()
+                .position(|&(ps, pe)| ps < b.max(a + 1) && a < pe)
+                .or_else(|| s.placed.iter().rposition(|&(ps, pe)| line_start <= ps && pe <= a))
+                .or_else(|| (0..s.placed.len()).filter(|&i| marker(i) && s.placed[i].1 <= a).max_by_key(|&i| s.placed[i].1))
+                .map_or_else(|| (0..s.placed.len()).collect(), |i| vec![i]);
             sources.dropped.push(format!("{}: {e}", span.place()));
             drop.entry(span.file.clone()).or_default().extend(hit);
         }
