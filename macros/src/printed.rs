@@ -125,7 +125,7 @@ fn placeholders(fmt: &str) -> Option<Vec<Placeholder>> {
 /// `written`'s text, the expression as the user wrote it (every build names it alike, however it
 /// rewrote it).
 fn recorded(e: &Expr, written: &Expr, span: Span) -> Expr {
-    let name = written.to_token_stream().to_string();
+    let name = user_text(written);
     syn::parse_quote_spanned!(span=> match &(#e) {
         __fptune_printed => {
             #[allow(unused_imports)]
@@ -135,6 +135,83 @@ fn recorded(e: &Expr, written: &Expr, span: Span) -> Expr {
             __fptune_printed
         }
     })
+}
+
+/// `written`'s text with what fptune wrote into the sources before this macro undone: the
+/// elaborated literal `::fptune::__rt::lit::<T>(1.0f64, 1.0f32)` is `1.0`, a heal's conversion
+/// (`to_stochastic(e)`, `<_ as Store<T>>::store(e)`, `Stochastic::<F>::constant(e)`) is `e`, its
+/// cast `cast::<T, _>(e)` is `e as T`, a knob's or a kept primitive's type is its float. Builds
+/// of one configuration heal differently (the single build, a configuration's own build), and
+/// the name of a printed value must not tell them apart; nor should the report show them.
+fn user_text(written: &Expr) -> String {
+    struct Undo;
+    fn fptune_path(p: &syn::Path) -> Option<String> {
+        let names: Vec<String> = p.segments.iter().map(|s| s.ident.to_string()).collect();
+        (names.first().map(String::as_str) == Some("fptune")).then(|| names.last().cloned()).flatten()
+    }
+    fn float_of(args: &syn::PathArguments) -> Option<syn::Type> {
+        match args {
+            syn::PathArguments::AngleBracketed(a) => a.args.iter().find_map(|g| match g {
+                syn::GenericArgument::Type(t) => Some(t.clone()),
+                _ => None,
+            }),
+            _ => None,
+        }
+    }
+    impl syn::visit_mut::VisitMut for Undo {
+        fn visit_expr_mut(&mut self, e: &mut Expr) {
+            syn::visit_mut::visit_expr_mut(self, e);
+            let Expr::Call(call) = e else { return };
+            let Expr::Path(f) = &*call.func else { return };
+            let first = call.args.first().cloned();
+            let unwrapped = match (&f.qself, fptune_path(&f.path).as_deref(), first) {
+                // `<_ as ::fptune::__rt::Store<T>>::store(e)`.
+                (Some(q), Some("store"), Some(a)) if matches!(&*q.ty, syn::Type::Infer(_)) => Some(a),
+                (None, Some("lit" | "typed_lit"), Some(Expr::Lit(mut l))) => {
+                    // `1.0f64`, or `2f64` (an integer token with a float suffix).
+                    let digits = match &l.lit {
+                        syn::Lit::Float(x) => Some(x.base10_digits().to_string()),
+                        syn::Lit::Int(x) => Some(x.base10_digits().to_string()),
+                        _ => None,
+                    };
+                    if let Some(digits) = digits {
+                        let text = if digits.contains(['.', 'e', 'E']) { digits } else { format!("{digits}.0") };
+                        l.lit = syn::Lit::Float(syn::LitFloat::new(&text, l.lit.span()));
+                    }
+                    Some(Expr::Lit(l))
+                }
+                (None, Some("to_stochastic" | "to_native" | "constant"), Some(a)) => Some(a),
+                (None, Some("cast"), Some(a)) => {
+                    let ty = f.path.segments.last().and_then(|s| float_of(&s.arguments));
+                    ty.map(|ty| syn::parse_quote!(#a as #ty))
+                }
+                _ => None,
+            };
+            if let Some(u) = unwrapped {
+                *e = u;
+            }
+        }
+        fn visit_type_mut(&mut self, t: &mut syn::Type) {
+            syn::visit_mut::visit_type_mut(self, t);
+            let syn::Type::Path(p) = t else { return };
+            if p.qself.is_some() {
+                return;
+            }
+            let last = p.path.segments.last().cloned();
+            let float = match (fptune_path(&p.path).as_deref(), last) {
+                (Some("Knob" | "Probe" | "Stochastic"), Some(s)) => float_of(&s.arguments),
+                (Some(name @ ("f64" | "f32" | "f16" | "bf16")), _) => syn::parse_str(name).ok(),
+                (Some(name @ ("Sf64" | "Sf32" | "Sf16" | "Sbf16")), _) => syn::parse_str(&name[1..]).ok(),
+                _ => None,
+            };
+            if let Some(f) = float {
+                *t = f;
+            }
+        }
+    }
+    let mut e = written.clone();
+    syn::visit_mut::VisitMut::visit_expr_mut(&mut Undo, &mut e);
+    e.to_token_stream().to_string().split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
 /// Rewrites the arguments of a printing macro (already split, format string at `at`): each value
@@ -229,6 +306,18 @@ mod tests {
         assert_eq!(p.len(), 7);
         assert_eq!(p[6].counts, vec![Arg::Name("w".into()), Arg::Name("p".into())]);
         assert!(placeholders("{").is_none() && placeholders("}").is_none());
+    }
+
+    #[test]
+    fn a_printed_value_is_named_as_the_user_wrote_it_whatever_fptune_wrote_around_it() {
+        let healed: Expr = syn::parse_quote!(horner(&::fptune::__rt::to_stochastic(<_ as ::fptune::__rt::Store<[::fptune::__rt::Knob<::fptune::__rt::primitive::f64, 0>; 4]>>::store(COEFFS)), ::fptune::__rt::lit::<f64>(1.0f64, 1.0f32)));
+        let plain: Expr = syn::parse_quote!(horner(&COEFFS, ::fptune::__rt::lit::<f64>(1.0f64, 1.0f32)));
+        assert_eq!(user_text(&healed), "horner (& COEFFS , 1.0)");
+        assert_eq!(user_text(&healed), user_text(&plain));
+        let cast: Expr = syn::parse_quote!(::fptune::__rt::cast::<i64, _>(x) + ::fptune::Stochastic::<f64>::constant(::fptune::__rt::typed_lit::<f64>(2f64, 2f32)));
+        assert_eq!(user_text(&cast), "x as i64 + 2.0");
+        let turbofish: Expr = syn::parse_quote!(v.iter().sum::<::fptune::__rt::Knob<f64, 3>>() as ::fptune::__rt::primitive::f32);
+        assert_eq!(user_text(&turbofish), "v . iter () . sum :: < f64 > () as f32");
     }
 
     #[test]

@@ -325,6 +325,34 @@ fn float_shaped(expected: &str, found: &str) -> bool {
     x == y || (x.starts_with('&') && y.starts_with('&') && sliced(&x) == sliced(&y))
 }
 
+/// The type a referent of type `found` (behind `&`) is stored into where `expected` is lent: the
+/// expected referent, with the found one's array length or `Vec` where a slice is expected.
+fn lent_as(expected: &str, found: &str) -> Option<String> {
+    let x = expected.strip_prefix('&')?.trim();
+    let y = found.strip_prefix('&')?.trim();
+    // `[E]` or `[E; N]`: the element, and the length where there is one.
+    fn bracketed(t: &str) -> Option<(&str, Option<&str>)> {
+        let inner = t.strip_prefix('[')?.strip_suffix(']')?;
+        let mut depth = 0i32;
+        for (i, c) in inner.char_indices() {
+            match c {
+                '<' | '[' | '(' => depth += 1,
+                '>' | ']' | ')' => depth -= 1,
+                ';' if depth == 0 => return Some((inner[..i].trim(), Some(inner[i + 1..].trim()))),
+                _ => {}
+            }
+        }
+        Some((inner.trim(), None))
+    }
+    match bracketed(x) {
+        Some((elem, None)) => match bracketed(y) {
+            Some((_, Some(n))) => Some(format!("[{elem}; {n}]")),
+            _ => y.starts_with("Vec<").then(|| format!("Vec<{elem}>")),
+        },
+        _ => Some(x.to_string()),
+    }
+}
+
 /// A normalized reference type with `[T; N]` and `Vec<T>` written `[T]`.
 fn sliced(ty: &str) -> String {
     let t = ty.trim_start_matches("&mut").trim_start_matches('&');
@@ -495,8 +523,17 @@ fn heals_for(e: &Diagnostic, name: &str, file: &Built<'_>, (a, b): (usize, usize
             if x.starts_with('&') || y.starts_with('&') {
                 // A shared reference to a primitive value lent where a stochastic one is needed:
                 // the value is made stochastic and lent (a buffer lent mutably cannot be).
+                // Two values of run-time format of different types (a constant knob's table
+                // lent where a variable knob's slice is needed): the referent is stored into
+                // the type lent, a temporary the callee reads.
                 return match lent_referent(base, range) {
                     Some(inner) if stochastic(&x) && !stochastic(&y) => vec![make(inner, Fix::ToStochastic)],
+                    Some(inner) if dynamic(&x) && dynamic(&y) && !x.starts_with("&mut") => {
+                        match lent_as(&x, &y).as_deref().and_then(qualified) {
+                            Some(ty) => vec![make(inner, Fix::Store(ty))],
+                            None => Vec::new(),
+                        }
+                    }
                     _ => Vec::new(),
                 };
             }
@@ -1018,6 +1055,16 @@ mod tests {
             Some("Vec < :: fptune :: __rt :: Knob < :: fptune :: __rt :: primitive :: f64 , 3 > >")
         );
         assert_eq!(qualified("V3"), None);
+    }
+
+    #[test]
+    fn a_lent_table_is_stored_into_the_type_lent_with_its_own_length() {
+        let slice = "&[fptune::__rt::Knob<f64, 0>]";
+        assert_eq!(lent_as(slice, "&[Knob<f64, {0 | CONSTANT}, Ndyn>; 4]").as_deref(), Some("[fptune::__rt::Knob<f64, 0>; 4]"));
+        assert_eq!(lent_as(slice, "&Vec<Knob<f64, 1>>").as_deref(), Some("Vec<fptune::__rt::Knob<f64, 0>>"));
+        assert_eq!(lent_as("&[Knob<f64, 0>; 2]", "&[Knob<f64, 1>; 2]").as_deref(), Some("[Knob<f64, 0>; 2]"));
+        assert_eq!(lent_as("&Knob<f64, 0>", "&Knob<f64, 1>").as_deref(), Some("Knob<f64, 0>"));
+        assert_eq!(lent_as(slice, "&Foo"), None);
     }
 
     #[test]

@@ -173,6 +173,8 @@ pub struct Tuned {
     pub search: SearchResult,
     /// The reference's checked values.
     pub reference: Vec<Record>,
+    /// Positions in `reference` of the values not judged ([`Reference::unchecked`]).
+    pub unchecked: Vec<usize>,
     /// Counts and times.
     pub counts: Counts,
     /// The native re-check.
@@ -1914,6 +1916,7 @@ pub fn tune_for(lab: &Lab<'_>, prepared: &Prepared, req: &Requirement) -> Result
         start: prepared.start.clone(),
         search: result,
         reference: reference.records.clone(),
+        unchecked: reference.unchecked.iter().copied().collect(),
         counts,
         final_check,
         probe_rounds: prepared.probe_rounds,

@@ -79,6 +79,10 @@ pub struct Report {
     pub final_check: FinalCheck,
     /// The reference's checked values.
     pub reference: Vec<Record>,
+    /// Positions in `reference` of the values not judged: printed values the reference itself
+    /// does not know to the requirement, or that change from run to run.
+    #[serde(default)]
+    pub unchecked: Vec<usize>,
     /// Changed files.
     pub files: Vec<FileChange>,
     /// Warnings.
@@ -194,6 +198,7 @@ pub fn write(settings: &Settings, ws: &Workspace, tuned: &Tuned) -> Result<Repor
         counts: tuned.counts.clone(),
         final_check: tuned.final_check.clone(),
         reference: tuned.reference.clone(),
+        unchecked: tuned.unchecked.clone(),
         files,
         warnings: tuned.warnings.clone(),
     };
