@@ -161,6 +161,19 @@ fn user_text(written: &Expr) -> String {
     impl syn::visit_mut::VisitMut for Undo {
         fn visit_expr_mut(&mut self, e: &mut Expr) {
             syn::visit_mut::visit_expr_mut(self, e);
+            // A lent copy, its conversion undone: `& &(e)[..]` is `e`.
+            if let Expr::Reference(outer) = e {
+                if let Expr::Reference(inner) = &*outer.expr {
+                    if let Expr::Index(ix) = &*inner.expr {
+                        if let (Expr::Paren(base), Expr::Range(r)) = (&*ix.expr, &*ix.index) {
+                            if r.start.is_none() && r.end.is_none() {
+                                *e = (*base.expr).clone();
+                                return;
+                            }
+                        }
+                    }
+                }
+            }
             let Expr::Call(call) = e else { return };
             let Expr::Path(f) = &*call.func else { return };
             let first = call.args.first().cloned();
@@ -316,6 +329,8 @@ mod tests {
         assert_eq!(user_text(&healed), user_text(&plain));
         let cast: Expr = syn::parse_quote!(::fptune::__rt::cast::<i64, _>(x) + ::fptune::Stochastic::<f64>::constant(::fptune::__rt::typed_lit::<f64>(2f64, 2f32)));
         assert_eq!(user_text(&cast), "x as i64 + 2.0");
+        let lent: Expr = syn::parse_quote!(weigh(&::fptune::__rt::to_stochastic(&(t)[..]), x));
+        assert_eq!(user_text(&lent), "weigh (t , x)");
         let turbofish: Expr = syn::parse_quote!(v.iter().sum::<::fptune::__rt::Knob<f64, 3>>() as ::fptune::__rt::primitive::f32);
         assert_eq!(user_text(&turbofish), "v . iter () . sum :: < f64 > () as f32");
     }

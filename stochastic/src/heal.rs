@@ -106,6 +106,22 @@ impl<T: ToNative + Copy> ToNative for &T {
     }
 }
 
+/// A borrowed buffer (`&[f64]`, or any `&(e)[..]`) lent where another kind of float is needed:
+/// a converted copy, which a shared borrow cannot tell from the buffer.
+impl<T: ToStochastic + Copy> ToStochastic for &[T] {
+    type Out = Vec<T::Out>;
+    fn to_stochastic(self) -> Vec<T::Out> {
+        self.iter().map(|x| x.to_stochastic()).collect()
+    }
+}
+
+impl<T: ToNative + Copy> ToNative for &[T] {
+    type Out = Vec<T::Out>;
+    fn to_native(self) -> Vec<T::Out> {
+        self.iter().map(|x| x.to_native()).collect()
+    }
+}
+
 /// The single build's values of run-time format: already the crate's own (stochastic in its DSA
 /// build), and made primitive in their declared format (`Knob<F, ..>`), or in `f64`
 /// (`Sdyn`, `Ndyn`, which carry no declared one).

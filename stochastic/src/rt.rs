@@ -797,6 +797,15 @@ impl<A: Store<B>, B> Store<Vec<B>> for Vec<A> {
     }
 }
 
+/// A borrowed buffer stored into a `Vec` of another kind of float: a copy, for a shared borrow
+/// of values of another type (the heals' `&store(&(e)[..])`).
+impl<A: Store<B> + Copy, B> Store<Vec<B>> for &[A] {
+    #[inline]
+    fn store(self) -> Vec<B> {
+        self.iter().map(|&x| x.store()).collect()
+    }
+}
+
 impl<A1: Store<B1>, B1, A2: Store<B2>, B2> Store<(B1, B2)> for (A1, A2) {
     #[inline]
     fn store(self) -> (B1, B2) {

@@ -51,11 +51,13 @@ struct Marker<'t> {
     aliases: BTreeSet<String>,
 }
 
-/// Float literals, negated or not, or arrays and tuples of them: a constant whose value the
-/// single build can hold before its format is known.
+/// Float literals, negated or not, references to other constants (`&TABLE_1`, which then share
+/// its type), or arrays and tuples of them: a constant whose value the single build can hold
+/// before its format is known.
 fn literal_value(e: &syn::Expr) -> bool {
     match e {
         syn::Expr::Lit(l) => matches!(l.lit, syn::Lit::Float(_) | syn::Lit::Int(_)),
+        syn::Expr::Reference(r) if r.mutability.is_none() => matches!(&*r.expr, syn::Expr::Path(_)),
         syn::Expr::Unary(u) if matches!(u.op, syn::UnOp::Neg(_)) => literal_value(&u.expr),
         syn::Expr::Paren(p) => literal_value(&p.expr),
         syn::Expr::Array(a) => a.elems.iter().all(literal_value),

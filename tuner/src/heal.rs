@@ -46,6 +46,11 @@ pub enum Fix {
     /// `<_ as ::fptune::__rt::Store<T>>::store(e)`: a value of run-time format (the single
     /// build's `Sdyn`, a knob) converted into `T`, the type rustc expects there.
     Store(String),
+    /// A borrowed buffer `e` of another kind of float lent where a slice is needed (its
+    /// expression is not `&place`: a reference held in a variable, a table's element): a
+    /// converted copy lent, `&::fptune::__rt::to_stochastic(&(e)[..])`, or with `Some(T)`,
+    /// `&<_ as ::fptune::__rt::Store<T>>::store(&(e)[..])` (`T` a `Vec`).
+    LendCopy(Option<String>),
     /// `::fptune::Stochastic::<F>::constant(e)` (in a `const` or `static`).
     Constant(String),
     /// A float type named in a path (`f64::from_bits`) written `::fptune::__rt::primitive::f64`
@@ -93,6 +98,13 @@ impl Heal {
                 vec![Edit::replace(self.start, self.end, format!("::fptune::__rt::lit({})", fptune_syntax::literal_args(digits)))]
             }
             Fix::Store(ty) => wrap(self.start, self.end, &format!("<_ as ::fptune::__rt::Store<{ty}>>::store(")),
+            Fix::LendCopy(store) => {
+                let convert = match store {
+                    None => "::fptune::__rt::to_stochastic".to_string(),
+                    Some(ty) => format!("<_ as ::fptune::__rt::Store<{ty}>>::store"),
+                };
+                vec![Edit::insert(self.start, format!("&{convert}(&(")), Edit::insert(self.end, ")[..])")]
+            }
             Fix::Constant(f) => wrap(self.start, self.end, &format!("::fptune::Stochastic::<{f}>::constant(")),
             Fix::KeepPrimitive(ty) => vec![Edit::replace(self.start, self.end, format!("::fptune::__rt::primitive::{ty}"))],
             Fix::Unconst => vec![Edit::replace(self.start, self.end, "")],
@@ -325,25 +337,34 @@ fn float_shaped(expected: &str, found: &str) -> bool {
     x == y || (x.starts_with('&') && y.starts_with('&') && sliced(&x) == sliced(&y))
 }
 
+/// `[E]` or `[E; N]`: the element, and the length where there is one.
+fn bracketed(t: &str) -> Option<(&str, Option<&str>)> {
+    let inner = t.strip_prefix('[')?.strip_suffix(']')?;
+    let mut depth = 0i32;
+    for (i, c) in inner.char_indices() {
+        match c {
+            '<' | '[' | '(' => depth += 1,
+            '>' | ']' | ')' => depth -= 1,
+            ';' if depth == 0 => return Some((inner[..i].trim(), Some(inner[i + 1..].trim()))),
+            _ => {}
+        }
+    }
+    Some((inner.trim(), None))
+}
+
+/// The element of a shared slice type `&[E]`.
+fn slice_element(ty: &str) -> Option<&str> {
+    match bracketed(ty.strip_prefix('&')?.trim())? {
+        (elem, None) => Some(elem),
+        _ => None,
+    }
+}
+
 /// The type a referent of type `found` (behind `&`) is stored into where `expected` is lent: the
 /// expected referent, with the found one's array length or `Vec` where a slice is expected.
 fn lent_as(expected: &str, found: &str) -> Option<String> {
     let x = expected.strip_prefix('&')?.trim();
     let y = found.strip_prefix('&')?.trim();
-    // `[E]` or `[E; N]`: the element, and the length where there is one.
-    fn bracketed(t: &str) -> Option<(&str, Option<&str>)> {
-        let inner = t.strip_prefix('[')?.strip_suffix(']')?;
-        let mut depth = 0i32;
-        for (i, c) in inner.char_indices() {
-            match c {
-                '<' | '[' | '(' => depth += 1,
-                '>' | ']' | ')' => depth -= 1,
-                ';' if depth == 0 => return Some((inner[..i].trim(), Some(inner[i + 1..].trim()))),
-                _ => {}
-            }
-        }
-        Some((inner.trim(), None))
-    }
     match bracketed(x) {
         Some((elem, None)) => match bracketed(y) {
             Some((_, Some(n))) => Some(format!("[{elem}; {n}]")),
@@ -533,6 +554,22 @@ fn heals_for(e: &Diagnostic, name: &str, file: &Built<'_>, (a, b): (usize, usize
                             Some(ty) => vec![make(inner, Fix::Store(ty))],
                             None => Vec::new(),
                         }
+                    }
+                    // A buffer held by reference (`t: &&[f64]`, `TABLES[i]`) lent to a slice
+                    // of another kind of float: a converted copy is lent.
+                    None if !x.starts_with("&mut") && expression_at(base, range).is_some() => {
+                        let Some(elem) = slice_element(&x) else { return Vec::new() };
+                        let fix = if stochastic(&x) && !stochastic(&y) && !dynamic(&y) {
+                            Fix::LendCopy(None)
+                        } else if dynamic(&x) || dynamic(&y) {
+                            match qualified(&format!("Vec<{elem}>")) {
+                                Some(ty) => Fix::LendCopy(Some(ty)),
+                                None => return Vec::new(),
+                            }
+                        } else {
+                            return Vec::new();
+                        };
+                        vec![make(range, fix)]
                     }
                     _ => Vec::new(),
                 };
@@ -1065,6 +1102,11 @@ mod tests {
         assert_eq!(lent_as("&[Knob<f64, 0>; 2]", "&[Knob<f64, 1>; 2]").as_deref(), Some("[Knob<f64, 0>; 2]"));
         assert_eq!(lent_as("&Knob<f64, 0>", "&Knob<f64, 1>").as_deref(), Some("Knob<f64, 0>"));
         assert_eq!(lent_as(slice, "&Foo"), None);
+        assert_eq!(slice_element("&[Stochastic<f64>]"), Some("Stochastic<f64>"));
+        assert_eq!(slice_element("&[f64; 2]"), None);
+        let text = "weigh(t, x)";
+        let heal = Heal { file: "f".into(), start: 6, end: 7, fix: Fix::LendCopy(None), why: String::new() };
+        assert_eq!(splice(text, &heal.edits()).unwrap().text, "weigh(&::fptune::__rt::to_stochastic(&(t)[..]), x)");
     }
 
     #[test]
