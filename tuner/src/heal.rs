@@ -574,6 +574,19 @@ fn heals_for(e: &Diagnostic, name: &str, file: &Built<'_>, (a, b): (usize, usize
                     _ => Vec::new(),
                 };
             }
+            // The branch that set an `if`'s or `match`'s type, where rustc names one.
+            let other_branch = || {
+                let other = e.spans.iter().find(|s| !s.primary && s.label.as_deref().is_some_and(|l| l.contains("expected because of this")))?;
+                let (oa, ob) = other.byte_start.zip(other.byte_end)?;
+                file.base_range(oa, ob).filter(|r| expression_at(base, *r).is_some())
+            };
+            if x.contains("Ndyn") && (y.contains("Sdyn") || stochastic(&y)) {
+                // A constant knob's native value set the type, and the other branch is
+                // stochastic: the constant is made stochastic, not the other branch native.
+                if let (Some(other), Some(ty)) = (other_branch(), qualified(&y)) {
+                    return vec![make(other, Fix::Store(ty))];
+                }
+            }
             if (dynamic(&x) || dynamic(&y)) && x != y {
                 // A value of run-time format meets one of a known format: converted into the
                 // type rustc expects. (rustc names the first token of an expression the macro
@@ -604,11 +617,8 @@ fn heals_for(e: &Diagnostic, name: &str, file: &Built<'_>, (a, b): (usize, usize
             }
             if stochastic(&y) && !stochastic(&x) {
                 // The other branch of an `if` or `match`, primitive: made stochastic instead.
-                let other = e.spans.iter().find(|s| !s.primary && s.label.as_deref().is_some_and(|l| l.contains("expected because of this")));
-                if let Some((oa, ob)) = other.and_then(|o| o.byte_start.zip(o.byte_end)) {
-                    if let Some(other) = file.base_range(oa, ob).filter(|r| expression_at(base, *r).is_some()) {
-                        return vec![make(other, Fix::ToStochastic)];
-                    }
+                if let Some(other) = other_branch() {
+                    return vec![make(other, Fix::ToStochastic)];
                 }
                 if expression_at(base, range).is_some() {
                     return vec![make(range, Fix::ToNative)];

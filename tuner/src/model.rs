@@ -198,10 +198,50 @@ impl Record {
         self.samples.iter().sum::<f64>() / self.samples.len().max(1) as f64
     }
 
-    /// `name[index]`.
+    /// `name[index]`, a printed value's expression spaced as people write it (the macro names it
+    /// by its tokens: `v . iter () . sum :: < f64 > ()`).
     pub fn label(&self) -> String {
-        format!("{}[{}]", self.name, self.index)
+        let name = if self.name.starts_with(fptune::__rt::PRINTED_PREFIX) { tidy_tokens(&self.name) } else { self.name.clone() };
+        format!("{name}[{}]", self.index)
     }
+}
+
+/// Token text as `proc_macro` prints it (a space between every two tokens), spaced as people
+/// write Rust: none inside brackets' edges, before `,` `;` `.`, after `&` `!` `.` or a unary `-`,
+/// before a call's or an index's bracket, around `::` and a turbofish's brackets.
+fn tidy_tokens(text: &str) -> String {
+    let chars: Vec<char> = text.chars().collect();
+    let mut out = String::with_capacity(text.len());
+    let mut turbofish = 0usize;
+    for (i, &c) in chars.iter().enumerate() {
+        let prev = out.chars().next_back().unwrap_or(' ');
+        if c == ' ' {
+            let next = chars.get(i + 1).copied().unwrap_or(' ');
+            let after = chars.get(i + 2).copied().unwrap_or(' ');
+            let word = |ch: char| ch.is_alphanumeric() || ch == '_';
+            // The operator before `prev` (a `-` after an operator or an opening is unary).
+            let before_prev = out.trim_end_matches(prev).trim_end().chars().next_back().unwrap_or('(');
+            let unary = matches!(prev, '-' | '*') && !(word(before_prev) || matches!(before_prev, ')' | ']' | '.'));
+            let glue = matches!(prev, '(' | '[' | '&' | '!' | '.' | ':')
+                || unary
+                || matches!(next, ',' | ';' | ')' | ']')
+                || (next == '.' && after != '.')
+                || (next == ':' && after == ':')
+                || (next == '!' && word(prev) && chars[i + 2..].iter().find(|&&ch| ch != ' ').is_some_and(|ch| matches!(ch, '[' | '(' | '{')))
+                || (matches!(next, '(' | '[') && (word(prev) || matches!(prev, ')' | ']' | '>' | '!')))
+                || (turbofish > 0 && (prev == '<' || next == '>' || next == '<'));
+            if glue && !(prev == '.' && out.ends_with("..")) {
+                continue;
+            }
+        }
+        if c == '<' && out.ends_with("::") {
+            turbofish += 1;
+        } else if c == '>' && turbofish > 0 {
+            turbofish -= 1;
+        }
+        out.push(c);
+    }
+    out
 }
 
 /// Why a candidate is not valid.
@@ -539,6 +579,30 @@ pub mod float_json {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn printed_expressions_are_spaced_as_people_write_them() {
+        for (tokens, tidy) in [
+            ("printed src/main.rs:11 weigh (t , x)", "printed src/main.rs:11 weigh(t, x)"),
+            ("printed src/main.rs:3 s [m + 1]", "printed src/main.rs:3 s[m + 1]"),
+            ("printed src/a.rs:1 v . iter () . sum :: < f64 > ()", "printed src/a.rs:1 v.iter().sum::<f64>()"),
+            ("printed src/a.rs:1 horner (& COEFFS , - x * 2.0)", "printed src/a.rs:1 horner(&COEFFS, -x * 2.0)"),
+            ("printed src/a.rs:1 a - b * * p", "printed src/a.rs:1 a - b * *p"),
+            ("printed src/a.rs:1 x [0 .. n] . len () < y", "printed src/a.rs:1 x[0 .. n].len() < y"),
+            ("printed src/a.rs:1 f64 :: consts :: PI / vec ! [1.0] [0]", "printed src/a.rs:1 f64::consts::PI / vec![1.0][0]"),
+            ("printed src/a.rs:1 x", "printed src/a.rs:1 x"),
+        ] {
+            assert_eq!(tidy_tokens(tokens), tidy);
+            let r = Record { name: tokens.into(), index: 0, format: "binary64".into(), stochastic: false, samples: vec![1.0; 3], digits: 15.0 };
+            assert_eq!(r.label(), format!("{tidy}[0]"));
+        }
+    }
+
+    #[test]
+    fn a_checks_name_is_shown_as_written() {
+        let r = Record { name: "energy: total , kinetic".into(), index: 2, format: "binary64".into(), stochastic: false, samples: vec![1.0; 3], digits: 15.0 };
+        assert_eq!(r.label(), "energy: total , kinetic[2]");
+    }
 
     #[test]
     fn records_with_infinite_and_nan_samples_survive_json() {
