@@ -541,6 +541,10 @@ fn heals_for(e: &Diagnostic, name: &str, file: &Built<'_>, (a, b): (usize, usize
             .collect(),
         "E0308" => {
             let Some((x, y)) = expected_found(&text).into_iter().find(|(x, y)| float_shaped(x, y)) else { return Vec::new() };
+            if (x.starts_with('&') || y.starts_with('&')) && in_constant(base, range) {
+                // A `static` or `const` initializer calls no conversion: said to the user.
+                return Vec::new();
+            }
             if x.starts_with('&') || y.starts_with('&') {
                 // A shared reference to a primitive value lent where a stochastic one is needed:
                 // the value is made stochastic and lent (a buffer lent mutably cannot be).

@@ -793,8 +793,10 @@ pub struct Probing {
 
 impl Probing {
     /// Rounds after which the probe settles with what it knows (each round that continues merges at
-    /// least two units, so this is only reached by crates with long chains of hidden requirements).
-    pub const MAX_ROUNDS: usize = 6;
+    /// least two units or pins one). rustc names one element of an array literal per build (`static
+    /// ZEROS: [&[f64]; 50] = [&ZERO_1, .., &ZERO_50]`: the first element whose type differs), so a
+    /// table of 50 tables takes 50 rounds; a round is a `cargo check` of the crate (about a second).
+    pub const MAX_ROUNDS: usize = 64;
 
     /// A probe of `knobs` that has learned nothing yet.
     pub fn new(knobs: Vec<Knob>) -> Probing {
