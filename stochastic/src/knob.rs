@@ -1263,6 +1263,15 @@ macro_rules! into_stochastic {
                 self.as_sdyn().cast()
             }
         }
+        /// What `impl Into<Stochastic<B>>` arguments take (`m.max(v)`, `x.powf(k)` with `m`
+        /// stochastic and `v` a knob): where the configuration's own build compiles, a widening,
+        /// which draws nothing, as its `From<Stochastic<A>>`.
+        impl<B: Tag, $($g)*> From<$t> for Stochastic<B> {
+            #[inline(always)]
+            fn from(x: $t) -> Stochastic<B> {
+                x.as_sdyn().cast()
+            }
+        }
     )*};
 }
 into_stochastic!([[] Sdyn], [[F: Tag, const K: u32,] Knob<F, K, Sdyn>], [[] Ndyn], [[F: Tag, const K: u32,] Knob<F, K, Ndyn>]);
