@@ -4,7 +4,8 @@
 //!
 //! ```sh
 //! cargo bench -p cargo-fptune --bench corpus
-//! # FPTUNE_CORPUS=DIR            the corpus (default: ../shared/corpus beside the checkout)
+//! # FPTUNE_CORPUS=DIR            the corpus (default: ../shared/corpus beside the checkout;
+//! #                               a relative DIR is read from the workspace root)
 //! # FPTUNE_CORPUS_PROGRAMS=a,b    only these programs (default: every Cargo package there)
 //! # FPTUNE_CORPUS_DIGITS=3,6,10   the requirements
 //! # FPTUNE_CORPUS_LIMIT=1200      seconds one tuning run may take before it is stopped
@@ -21,9 +22,10 @@ use std::process::Command;
 use std::time::Instant;
 
 fn main() {
-    let corpus = std::env::var_os("FPTUNE_CORPUS")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpus"));
+    // A relative `FPTUNE_CORPUS` is read from the workspace root (cargo runs benches in the
+    // package's directory).
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let corpus = std::env::var_os("FPTUNE_CORPUS").map(|p| root.join(p)).unwrap_or_else(|| root.join("../shared/corpus"));
     if !corpus.is_dir() {
         println!("corpus bench skipped: no corpus at {} (set FPTUNE_CORPUS)", corpus.display());
         return;
