@@ -4,7 +4,7 @@
 
 use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
@@ -246,7 +246,9 @@ pub struct Lab<'a> {
     run: RunTarget,
     logs: PathBuf,
     workers: Vec<Mutex<Worker>>,
-    timeout: Duration,
+    /// How long a run may take, in milliseconds ([`Lab::timeout`]): set from the reference's
+    /// run time once it is known, while another worker may be running.
+    timeout_ms: AtomicU64,
     units: Vec<Unit>,
     capped: Vec<usize>,
     console: &'a Console,
@@ -359,7 +361,7 @@ impl<'a> Lab<'a> {
             run,
             logs,
             workers,
-            timeout: settings.timeout.unwrap_or(Duration::from_secs(600)),
+            timeout_ms: AtomicU64::new(duration_ms(settings.timeout.unwrap_or(Duration::from_secs(600)))),
             units: Vec::new(),
             capped: Vec::new(),
             console,
@@ -434,7 +436,7 @@ impl<'a> Lab<'a> {
         if self.stops_at_overflow(seed, formats.is_some()) {
             cmd = cmd.env(fptune::stochastic::STOP_ON_OVERFLOW_ENV, "1");
         }
-        process::run(&cmd, self.timeout, log)
+        process::run(&cmd, self.timeout(), log)
     }
 
     /// Whether a candidate's run under DSA with `seed` (`None`: native), of a single build or
@@ -465,6 +467,19 @@ impl<'a> Lab<'a> {
         Ok(texts.filter(|(rel, text)| self.sources.user.iter().any(|(r, t)| r == rel && t != text)).collect())
     }
 
+    /// How long a run may take before it is killed (`--timeout`, else derived from the reference).
+    fn timeout(&self) -> Duration {
+        Duration::from_millis(self.timeout_ms.load(Ordering::Relaxed))
+    }
+
+    /// Sets the runs' time limit from a DSA run of `seconds`, unless `--timeout` fixed it: a
+    /// candidate may be slower than the reference (more iterations), not ten times.
+    fn derive_timeout(&self, seconds: f64) {
+        if self.settings.timeout.is_none() {
+            self.timeout_ms.store(duration_ms(Duration::from_secs_f64((10.0 * seconds).max(20.0))), Ordering::Relaxed);
+        }
+    }
+
     fn log_path(&self, what: &str) -> PathBuf {
         self.logs.join(format!("{}.log", log_name(what)))
     }
@@ -475,7 +490,7 @@ impl<'a> Lab<'a> {
         let cache = self.cache.lock().ok()?;
         let run = cache.get(config, seed)?;
         match run.result {
-            RunResult::TimedOut { seconds } if seconds < self.timeout.as_secs_f64() => None,
+            RunResult::TimedOut { seconds } if seconds < self.timeout().as_secs_f64() => None,
             _ => Some(run.clone()),
         }
     }
@@ -647,7 +662,7 @@ impl<'a> Lab<'a> {
             fastest = fastest.min(ran.elapsed.as_secs_f64());
             run.run_seconds = fastest;
             run.result = match ran.status {
-                Status::TimedOut => RunResult::TimedOut { seconds: self.timeout.as_secs_f64() },
+                Status::TimedOut => RunResult::TimedOut { seconds: ran.elapsed.as_secs_f64() },
                 Status::Exited(0) => {
                     let checked = validate::read_run(&out)?;
                     RunResult::Finished { overflows: checked.overflows(), records: checked.records }
@@ -931,8 +946,6 @@ struct SingleMade {
     on_mixed: CandidateRun,
 }
 
-/// Whether two runs gave the same results, bit for bit, but for the records at `unsteady`
-/// positions (printed values that change from run to run: a clock).
 /// The units no checked result depends on, though the program shows them: lowered alone to the
 /// ladder's bottom in runs of the native single build, each leaves every checked value bit for
 /// bit as it was, but changes what the program prints (its steady lines: those two runs of the
@@ -971,6 +984,8 @@ fn unchecked_units(lab: &Lab<'_>, units: &[Unit], start: &Configuration) -> Resu
     Ok(Some(out))
 }
 
+/// Whether two runs gave the same results, bit for bit, but for the records at `unsteady`
+/// positions (printed values that change from run to run: a clock).
 fn same_results(a: &RunResult, b: &RunResult, unsteady: &BTreeSet<usize>) -> bool {
     match (a, b) {
         (RunResult::Finished { records: ra, overflows: oa }, RunResult::Finished { records: rb, overflows: ob }) => {
@@ -984,6 +999,8 @@ fn same_results(a: &RunResult, b: &RunResult, unsteady: &BTreeSet<usize>) -> boo
                     }
                 })
         }
+        // Both killed: neither gave records, and either is an invalid candidate.
+        (RunResult::TimedOut { .. }, RunResult::TimedOut { .. }) => true,
         _ => a == b,
     }
 }
@@ -1606,6 +1623,10 @@ pub fn prepare(lab: &mut Lab<'_>) -> Result<Prepared, TuneError> {
         let (reference, cached) =
             shared.run_config(&worker0, &start, Some(shared.settings.seed)).map_err(TuneError::internal)?;
         shared.save_cache().map_err(TuneError::internal)?;
+        // The runs that verify the single builds, and the configuration they are verified on,
+        // are limited as candidates are: a lowered configuration may never stop (a random
+        // number generator that needs 46-bit integers in its doubles: NPB's `randlc`).
+        shared.derive_timeout(reference.run_seconds);
         let mut other_builds = usize::from(!cached);
         let log = reference.log.as_ref().map(|l| shared.settings.out.join(l).display().to_string()).unwrap_or_default();
         let records = match &reference.result {
@@ -1774,10 +1795,7 @@ pub fn prepare(lab: &mut Lab<'_>) -> Result<Prepared, TuneError> {
             if lab.single_native.is_some() { "a run of the native single build" } else { "a build and a run" }
         ));
     }
-    if lab.settings.timeout.is_none() {
-        // A candidate may be slower than the reference (more iterations), not ten times.
-        lab.timeout = Duration::from_secs_f64((10.0 * dsa_run_seconds).max(20.0));
-    }
+    lab.derive_timeout(dsa_run_seconds);
     // 6. Knobs no checked result depends on keep their declared type (unless asked otherwise):
     // nothing the search can see stops it lowering them, and what they feed is not checked.
     if !lab.settings.lower_unchecked {
@@ -2088,7 +2106,7 @@ fn log_name(tag: &str) -> String {
 
 #[cfg(test)]
 mod tests {
-    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
     use std::sync::Arc;
 
     use sha2::{Digest, Sha256};
@@ -2182,4 +2200,9 @@ mod tests {
         assert!(name.len() < 250 && name.starts_with("f64x300-f32-"), "{name}");
         assert_ne!(name, super::log_name(&long.replace("f32", "f16")));
     }
+}
+
+/// A duration in whole milliseconds, as [`Lab`] keeps its time limit.
+fn duration_ms(d: Duration) -> u64 {
+    u64::try_from(d.as_millis()).unwrap_or(u64::MAX)
 }
