@@ -739,12 +739,15 @@ fn in_constant(text: &str, range: (usize, usize)) -> bool {
     f.found
 }
 
+/// A span's byte range in the text being searched.
+type Place<'a> = &'a dyn Fn(proc_macro2::Span) -> Option<(usize, usize)>;
+
 /// Expressions of `text` whose span is exactly `range`, and what the caller wants of one.
-fn find_expr<T>(text: &str, range: (usize, usize), pick: impl Fn(&syn::Expr, &dyn Fn(proc_macro2::Span) -> Option<(usize, usize)>) -> Option<T>) -> Option<T> {
+fn find_expr<T>(text: &str, range: (usize, usize), pick: impl Fn(&syn::Expr, Place<'_>) -> Option<T>) -> Option<T> {
     struct Finder<'t, 'p, T> {
         text: &'t str,
         range: (usize, usize),
-        pick: &'p dyn Fn(&syn::Expr, &dyn Fn(proc_macro2::Span) -> Option<(usize, usize)>) -> Option<T>,
+        pick: &'p dyn Fn(&syn::Expr, Place<'_>) -> Option<T>,
         out: Option<T>,
     }
     impl<T> Finder<'_, '_, T> {
