@@ -124,8 +124,11 @@ pub struct Healed {
     pub rounds: usize,
 }
 
-/// The most builds a search for heals makes.
-pub const MAX_ROUNDS: usize = 12;
+/// The most builds a search for heals makes. Each round must find a heal, and rustc names some
+/// errors one a build (an ambiguous literal argument, E0283, one a function body: a function
+/// called with twelve literals needs twelve rounds), so the bound is a safety net, not a limit
+/// a crate should meet; a round after the first is an incremental `cargo check`.
+pub const MAX_ROUNDS: usize = 256;
 
 /// Builds `sources` (elaborated) in `scratch` as a stochastic build, with `extra` edits and the
 /// heals `given`, until it compiles or no heal answers its errors; the heals returned include
@@ -170,7 +173,7 @@ pub fn heal(
                 healed.stuck.push(Stuck {
                     place: "(the build)".into(),
                     message: built.first_error(),
-                    advice: "fptune's stochastic build does not compile".into(),
+                    advice: format!("fptune's stochastic build still does not compile after {MAX_ROUNDS} rounds of conversions"),
                 });
             }
             return Ok(healed);

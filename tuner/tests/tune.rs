@@ -502,7 +502,11 @@ fn zero_touch_tunes_a_crate_without_markers_or_dependency_and_says_every_fallbac
     let r = report(&krate);
     assert!(r["knobs"].as_array().expect("knobs").len() >= 15, "{r}");
     // Every printed float is a checked result.
-    assert_eq!(r["reference"].as_array().expect("reference").len(), 8, "{}", r["reference"]);
+    assert_eq!(r["reference"].as_array().expect("reference").len(), 9, "{}", r["reference"]);
+    // `cubic` called with fifteen literals: rustc names one ambiguous literal a build, and the
+    // conversion goes on for as many rounds as it finds heals.
+    let a = r["knobs"].as_array().expect("knobs").iter().find(|k| k["scope"] == "cubic" && k["name"] == "a").expect("cubic::a");
+    assert_ne!(a["found"], "f64", "{a}");
     assert_eq!(r["final_check"]["meets_requirement"], true, "{}", r["final_check"]);
     // `let k: f64 = 2i32.into()`: std has `From<i32>` for f64 only.
     assert!(evidence(knob(&r, "k")).contains("From<i32>"), "{r}");
