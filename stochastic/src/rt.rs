@@ -1625,9 +1625,14 @@ operand!([F: Format, const K: u32] Probe<F, K>);
 
 // Arithmetic between knobs has the left one's type: `Self(self.0 + o.0)` fits the field of
 // `self.0`'s knob, as it does natively in every configuration, and a sum of two knobs stored in
-// either says they share a type (natively, the wider one's format is the sum's).
+// either says they share a type. Natively the wider one's format is the sum's, so the tuner
+// probes again with the feature `probe-right`, under which it has the right one's type:
+// `*r = a.iter().map(|a| a * z[i]).sum()` then couples `r` with `z` as well as with `a`.
 impl<A: Format + Promote<B>, B: Format, const K: u32, const L: u32> Join<Probe<B, L>> for Probe<A, K> {
+    #[cfg(not(feature = "probe-right"))]
     type Out = Probe<<A as Promote<B>>::Output, K>;
+    #[cfg(feature = "probe-right")]
+    type Out = Probe<<A as Promote<B>>::Output, L>;
     #[inline(always)]
     fn join(a: Self, b: Probe<B, L>) -> (Self::Out, Self::Out) {
         (Probe(widen(a.0)), Probe(widen(b.0)))

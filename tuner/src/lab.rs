@@ -1564,11 +1564,16 @@ pub fn prepare(lab: &mut Lab<'_>) -> Result<Prepared, TuneError> {
     loop {
         loop {
             let files = probing.sources(&lab.inv.sources).map_err(|e| TuneError::Internal(anyhow!("{e}")))?;
-            let log = lab.log_path(&format!("probe-{}", probing.rounds() + 1));
-            let built = lab.build(&worker0, &files, false, &log).map_err(TuneError::internal)?;
+            let right = probing.right();
+            let log = lab.log_path(&format!("probe-{}{}", probing.rounds() + 1, if right { "-right" } else { "" }));
+            worker0.scratch.apply_sources(&files).map_err(TuneError::internal)?;
+            let mut opts = lab.build_options(&worker0.scratch, false);
+            if right {
+                opts.features.push(cargo::PROBE_RIGHT_FEATURE.to_string());
+            }
+            let built = cargo::build(&opts, &log).map_err(TuneError::internal)?;
             counts.other_builds += 1;
-            let errors = diagnostics(&built);
-            if probing.learn(&errors) == Round::Settled {
+            if probing.learn(&diagnostics(&built)) == Round::Settled {
                 break;
             }
         }
@@ -2104,9 +2109,14 @@ fn log_name(tag: &str) -> String {
     format!("{}-{:016x}", &coded[..180], h.finish())
 }
 
+/// A duration in whole milliseconds, as [`Lab`] keeps its time limit.
+fn duration_ms(d: Duration) -> u64 {
+    u64::try_from(d.as_millis()).unwrap_or(u64::MAX)
+}
+
 #[cfg(test)]
 mod tests {
-    use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+    use std::sync::atomic::{AtomicBool, Ordering};
     use std::sync::Arc;
 
     use sha2::{Digest, Sha256};
@@ -2200,9 +2210,4 @@ mod tests {
         assert!(name.len() < 250 && name.starts_with("f64x300-f32-"), "{name}");
         assert_ne!(name, super::log_name(&long.replace("f32", "f16")));
     }
-}
-
-/// A duration in whole milliseconds, as [`Lab`] keeps its time limit.
-fn duration_ms(d: Duration) -> u64 {
-    u64::try_from(d.as_millis()).unwrap_or(u64::MAX)
 }

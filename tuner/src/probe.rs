@@ -25,7 +25,8 @@
 //! let mut probing = Probing::new(knobs);
 //! loop {
 //!     write probing.sources(&files)? into the scratch copy     // merged knobs share one ID
-//!     build it (`cargo build --message-format=json`), keep the error diagnostics
+//!     build it (`cargo build --message-format=json`, with the runtime's `probe-right`
+//!         feature when probing.right()), keep the error diagnostics
 //!     match probing.learn(&errors) { Round::Again => continue, Round::Settled => break }
 //! }
 //! let units = probing.units();                                 // pinned units never lowered
@@ -35,6 +36,10 @@
 //!
 //! A round is needed again only when it merged units (the merged knobs now share an `ID`, so
 //! errors rustc could not report before may appear); pins and literals do not change the source.
+//! Arithmetic between two knobs has the left one's probe type, and natively the wider one's
+//! format: rounds alternate between that rule and the runtime's `probe-right` feature (the right
+//! one's type, [`Probing::right`]) until a round under each learns nothing, so that
+//! `*r = a.iter().map(|a| a * z[i]).sum()` couples `r` with both `a` and `z`.
 //! After [`Probing::MAX_ROUNDS`] rounds it settles with what it knows.
 //!
 //! # What the probe relies on
@@ -789,6 +794,11 @@ pub struct Probing {
     knobs: Vec<Knob>,
     learned: Couplings,
     rounds: usize,
+    /// The next round builds under the runtime's `probe-right` rule ([`Probing::right`]).
+    right: bool,
+    /// Whether the last round under each rule (left, right) learned nothing that changes the
+    /// sources.
+    settled: [bool; 2],
 }
 
 impl Probing {
@@ -800,7 +810,14 @@ impl Probing {
 
     /// A probe of `knobs` that has learned nothing yet.
     pub fn new(knobs: Vec<Knob>) -> Probing {
-        Probing { knobs, learned: Couplings::default(), rounds: 0 }
+        Probing { knobs, learned: Couplings::default(), rounds: 0, right: false, settled: [false; 2] }
+    }
+
+    /// Whether the next round builds with the runtime's `probe-right` feature: arithmetic
+    /// between two knobs then has the right one's probe type, not the left one's. Natively it
+    /// has the wider one's format, so each rule shows couplings the other hides.
+    pub fn right(&self) -> bool {
+        self.right
     }
 
     /// The sources of the next probe build: each knob at `Probe<F, ID>`, the knobs of a unit known
@@ -841,10 +858,19 @@ impl Probing {
         let before = (self.partition(), self.learned.pinned.len());
         self.learned.absorb(couplings(errors, &self.knobs));
         let changed = (self.partition(), self.learned.pinned.len()) != before;
-        if changed && self.rounds < Self::MAX_ROUNDS {
-            Round::Again
-        } else {
+        if self.rounds >= Self::MAX_ROUNDS {
+            return Round::Settled;
+        }
+        if changed {
+            self.settled = [false; 2];
+            return Round::Again;
+        }
+        self.settled[usize::from(self.right)] = true;
+        if self.settled == [true; 2] {
             Round::Settled
+        } else {
+            self.right = !self.right;
+            Round::Again
         }
     }
 
@@ -924,6 +950,8 @@ impl Probing {
         for w in built.windows(2) {
             self.learned.pair(w[0].0, w[1].0, w[1].1);
         }
+        // Pins and merges change the sources: rounds under both rules are due again.
+        self.settled = [false; 2];
         let units = self.units();
         let capped: BTreeSet<usize> = units_without_16bit(&units, &self.learned).into_keys().collect();
         let capped_knob = |k: &usize| units.iter().any(|u| capped.contains(&u.id) && u.knobs.contains(k));
@@ -1405,18 +1433,32 @@ note: required by a bound in `is_into`
     }
 
     #[test]
-    fn probing_builds_again_only_when_units_merge() {
+    fn probing_settles_once_a_round_under_each_rule_learns_nothing() {
         let mut p = Probing::new(knobs(30));
+        assert!(!p.right());
         assert_eq!(p.learn(&[diag(SHARED_SLICE, "src/main.rs", 16), diag(PLAIN_SLICE, "src/main.rs", 20)]), Round::Again);
-        // The next build names knob 1 by its unit's id 0; knob 2 is still pinned.
+        // The next build names knob 1 by its unit's id 0; knob 2 is still pinned: nothing new
+        // under the left rule, so a round under the right one.
+        assert!(!p.right());
+        assert_eq!(p.learn(&[diag(PLAIN_SLICE, "src/main.rs", 20)]), Round::Again);
+        assert!(p.right());
         assert_eq!(p.learn(&[diag(PLAIN_SLICE, "src/main.rs", 20)]), Round::Settled);
-        assert_eq!(p.rounds(), 2);
+        assert_eq!(p.rounds(), 3);
         let u = p.units();
         assert_eq!(u[0].knobs, [0, 1]);
         assert_eq!(u[1].knobs, [2]);
         assert!(u[1].pinned.is_some());
         let mut q = Probing::new(knobs(3));
+        assert_eq!(q.learn(&[]), Round::Again);
         assert_eq!(q.learn(&[]), Round::Settled);
+        // A merge under the right rule asks for both again.
+        let mut r = Probing::new(knobs(30));
+        assert_eq!(r.learn(&[]), Round::Again);
+        assert_eq!(r.learn(&[diag(SHARED_SLICE, "src/main.rs", 16)]), Round::Again);
+        assert!(r.right());
+        assert_eq!(r.learn(&[]), Round::Again);
+        assert!(!r.right());
+        assert_eq!(r.learn(&[]), Round::Settled);
     }
 
     #[test]
@@ -1442,6 +1484,9 @@ note: required by a bound in `is_into`
     fn a_bound_the_probe_cannot_read_is_tried_at_32_then_16_bits() {
         let table = knob(4, "A", None);
         let mut p = Probing::new(vec![knob(0, "x", None), table]);
+        // A round under each rule (left, then right) learns nothing that changes the sources.
+        assert_eq!(p.learn(&[diag(SUBSET_BOUND, "src/tableau.rs", 399)]), Round::Again);
+        assert!(p.right());
         assert_eq!(p.learn(&[diag(SUBSET_BOUND, "src/tableau.rs", 399)]), Round::Settled);
         assert_eq!(p.couplings().unexplained[0].probes, [4]);
         let trial = p.trial(FloatFormat::F32).expect("knob 4 is tried");

@@ -46,11 +46,12 @@ fn discover(files: &[(String, String)]) -> Vec<Knob> {
 }
 
 /// The errors of one build of the scratch crate.
-fn build(dir: &Path) -> Vec<DiagnosticLike> {
+fn build(dir: &Path, right: bool) -> Vec<DiagnosticLike> {
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
     let out = Command::new(cargo)
         .args(["build", "--message-format=json", "--manifest-path"])
         .arg(dir.join("Cargo.toml"))
+        .args(if right { &["--features", cargo_fptune::cargo::PROBE_RIGHT_FEATURE][..] } else { &[] })
         .env("CARGO_TARGET_DIR", Path::new(env!("CARGO_TARGET_TMPDIR")).join("probe"))
         .stdin(Stdio::null())
         .output()
@@ -97,7 +98,7 @@ fn probed() -> &'static Probed {
             for (path, source) in probing.sources(&files).expect("probe sources") {
                 std::fs::write(scratch.path().join(path), source).expect("write source");
             }
-            errors.push(build(scratch.path()));
+            errors.push(build(scratch.path(), probing.right()));
             if probing.learn(&errors[errors.len() - 1]) == Round::Settled {
                 break;
             }
@@ -133,7 +134,7 @@ impl Probed {
 fn the_first_build_reports_every_case_at_once() {
     let p = probed();
     let places: Vec<String> = p.errors[0].iter().map(DiagnosticLike::place).collect();
-    for case in ["shared", "pinned", "literal", "chain a b", "chain b c", "group"] {
+    for case in ["shared", "pinned", "literal", "chain a b", "chain b c", "group", "mixed sum"] {
         assert!(places.contains(&p.case(case)), "no error at `{case}` in {places:?}");
     }
     let gain = p.knobs.iter().find(|k| k.name == "GAIN").expect("GAIN");
@@ -187,6 +188,15 @@ fn arithmetic_between_knobs_does_not_couple_them() {
 }
 
 #[test]
+fn a_sum_of_two_knobs_products_stored_in_a_third_couples_all_three() {
+    let p = probed();
+    let mut members = p.members("dr");
+    members.sort_unstable();
+    assert_eq!(members, ["da", "dr", "dz"]);
+    assert_eq!(p.unit("dr").pinned, None);
+}
+
+#[test]
 fn transitive_couplings_form_one_unit() {
     let p = probed();
     assert_eq!(p.members("b"), ["a", "b", "c"]);
@@ -201,9 +211,11 @@ fn user_groups_merge_with_what_rustc_couples() {
 }
 
 #[test]
-fn the_probe_settles_in_two_builds_with_every_error_explained() {
+fn the_probe_settles_once_a_round_under_each_rule_learns_nothing_with_every_error_explained() {
     let p = probed();
-    assert_eq!(p.errors.len(), 2, "one build to learn, one to confirm the merged units");
+    // Under the left rule, one build to learn and one to confirm the merged units; under the
+    // right rule, one to learn (`dr` and `dz`) and one to confirm; a last under the left rule.
+    assert_eq!(p.errors.len(), 5, "{:?}", p.errors.iter().map(Vec::len).collect::<Vec<_>>());
     assert!(p.probing.couplings().unexplained.is_empty(), "{:?}", p.probing.couplings().unexplained);
     // Units are numbered by their smallest knob, in order.
     let firsts: Vec<usize> = p.units.iter().map(|u| u.knobs[0]).collect();
