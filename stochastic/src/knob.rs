@@ -22,6 +22,12 @@
 //! only at run time. A place of that type (an unannotated `let`, a `Vec` collected from such
 //! values) keeps the format its first value had, as the static type would: stores into it go
 //! through [`Store::store_into`], which rounds to the place's current format.
+//!
+//! Every method here is `#[inline]`, never `#[inline(always)]`: each knob operation dispatches on
+//! its run-time format (a `match` over five arms, each a stochastic operation), so forcing it into
+//! every caller multiplies a large program's code by the operations it has. FPBench's n_body
+//! single build took 75 s to compile that way, and about 1 s with the compiler left to choose;
+//! the hot kernels of `benches/spmv` lose a factor of 1.4 to 1.7 on knobs (BENCHMARKS.md).
 
 use std::cmp::Ordering;
 use std::fmt::{Debug, Display, LowerExp};
@@ -78,7 +84,7 @@ impl Fmt {
         }
     }
 
-    #[inline(always)]
+    #[inline]
     fn from_u8(v: u8) -> Option<Fmt> {
         match v {
             1 => Some(Fmt::Bf16),
@@ -91,14 +97,14 @@ impl Fmt {
 
     /// Whether every value of format `other` is one of `self` ([`crate::format::holds`]): the
     /// same format, or binary32 or binary64 wider than it.
-    #[inline(always)]
+    #[inline]
     pub fn holds(self, other: Fmt) -> bool {
         self == other || ((self as u8) >= 3 && (self as u8) > (other as u8))
     }
 
     /// The format two formats compute in ([`crate::Promote`]): the wider, and binary32 for
     /// binary16 with bfloat16.
-    #[inline(always)]
+    #[inline]
     pub fn promote(self, other: Fmt) -> Fmt {
         if self == other {
             self
@@ -158,7 +164,7 @@ pub unsafe fn set_formats(list: &str) -> Result<(), String> {
 
 /// The format of unit `k` in this run: the table's entry, or the declared format where the run
 /// names none. Once inlined, a load LLVM can hoist and a select.
-#[inline(always)]
+#[inline]
 fn unit_format(k: u32, declared: Fmt) -> Fmt {
     TABLE.at((k & !CONSTANT) as usize).and_then(Fmt::from_u8).unwrap_or(declared)
 }
@@ -243,20 +249,20 @@ macro_rules! dyn_math_inherent {
     ($t:ty; unary: [$($u:ident),*], binary: [$($b:ident),*], queries: [$($q:ident -> $r:ty),*]) => {
         impl DynMath for $t {
             $(
-                #[inline(always)]
+                #[inline]
                 fn $u(self) -> Self { <$t>::$u(self) }
             )*
             $(
-                #[inline(always)]
+                #[inline]
                 fn $b(self, o: Self) -> Self { <$t>::$b(self, o) }
             )*
             $(
-                #[inline(always)]
+                #[inline]
                 fn $q(&self) -> $r { <$t>::$q(self) }
             )*
-            #[inline(always)]
+            #[inline]
             fn powi(self, n: i32) -> Self { <$t>::powi(self, n) }
-            #[inline(always)]
+            #[inline]
             fn mul_add(self, a: Self, b: Self) -> Self { <$t>::mul_add(self, a, b) }
         }
     };
@@ -309,7 +315,7 @@ pub trait Dyn:
     fn to(self, f: Fmt) -> Self;
 
     /// Two values in their common format (the first converted first, as [`Join`] does).
-    #[inline(always)]
+    #[inline]
     fn meet(a: Self, b: Self) -> (Self, Self) {
         let f = a.format().promote(b.format());
         let a = a.to(f);
@@ -384,19 +390,19 @@ macro_rules! both {
 
 impl Sdyn {
     /// A stochastic value, tagged with its format.
-    #[inline(always)]
+    #[inline]
     pub fn of<G: Tag>(x: Stochastic<G>) -> Sdyn {
         Sdyn { s: x.samples_f64(), f: G::FMT }
     }
 
     /// The value as a stochastic value of format `G`, which must be its own.
-    #[inline(always)]
+    #[inline]
     fn get<G: Format>(self) -> Stochastic<G> {
         Stochastic::from_repr(self.s.map(G::exact))
     }
 
     /// The value converted to format `G` ([`Stochastic::cast`]: random rounding when narrowing).
-    #[inline(always)]
+    #[inline]
     pub fn cast<G: Format>(self) -> Stochastic<G> {
         read!(self, x => x.cast::<G>())
     }
@@ -411,33 +417,33 @@ impl Dyn for Sdyn {
     /// The samples, without the format.
     type Word = [f64; 3];
 
-    #[inline(always)]
+    #[inline]
     fn format(self) -> Fmt {
         self.f
     }
 
-    #[inline(always)]
+    #[inline]
     fn word(self) -> [f64; 3] {
         self.s
     }
 
-    #[inline(always)]
+    #[inline]
     fn from_word(s: [f64; 3], f: Fmt) -> Sdyn {
         Sdyn { s, f }
     }
 
     /// The samples, which are kept widened already.
-    #[inline(always)]
+    #[inline]
     fn wide_word(self) -> [f64; 3] {
         self.s
     }
 
-    #[inline(always)]
+    #[inline]
     fn from_wide_word(s: [f64; 3], f: Fmt) -> Sdyn {
         at_format!(f, G => Sdyn::of(Stochastic::<G>::from_repr(s.map(G::nearest))))
     }
 
-    #[inline(always)]
+    #[inline]
     fn to(self, f: Fmt) -> Sdyn {
         if f.holds(self.f) {
             // Widening is exact and draws nothing (`Stochastic::cast`): the samples, already
@@ -449,12 +455,12 @@ impl Dyn for Sdyn {
     }
 
     /// [`Lit::stochastic`]: in a 16-bit format, an overflow or underflow is counted.
-    #[inline(always)]
+    #[inline]
     fn lit(l: Lit, f: Fmt) -> Sdyn {
         at_format!(f, G => Sdyn::of(l.stochastic::<G>()))
     }
 
-    #[inline(always)]
+    #[inline]
     fn exact<A: Tag>(x: A) -> Sdyn {
         Sdyn::of(Stochastic::new(x))
     }
@@ -465,12 +471,12 @@ impl Dyn for Sdyn {
         at_format!(f, G => Sdyn::of(Stochastic::<G>::from_f64(x)))
     }
 
-    #[inline(always)]
+    #[inline]
     fn zero(f: Fmt) -> Sdyn {
         Sdyn { s: [0.0; 3], f }
     }
 
-    #[inline(always)]
+    #[inline]
     fn store_native<B: Tag>(self) -> B {
         B::from_repr(B::nearest(self.mean()))
     }
@@ -486,7 +492,7 @@ macro_rules! sdyn_ops {
     ($($Op:ident, $op:ident);*) => {$(
         impl $Op for Sdyn {
             type Output = Sdyn;
-            #[inline(always)]
+            #[inline]
             fn $op(self, rhs: Sdyn) -> Sdyn {
                 both!(self, rhs, |x, y| $Op::$op(x, y))
             }
@@ -504,14 +510,14 @@ impl Neg for Sdyn {
 }
 
 impl PartialEq for Sdyn {
-    #[inline(always)]
+    #[inline]
     fn eq(&self, other: &Sdyn) -> bool {
         both_read!(*self, *other, |x, y| x == y)
     }
 }
 
 impl PartialOrd for Sdyn {
-    #[inline(always)]
+    #[inline]
     fn partial_cmp(&self, other: &Sdyn) -> Option<Ordering> {
         both_read!(*self, *other, |x, y| x.partial_cmp(&y))
     }
@@ -612,26 +618,26 @@ pub use native::Ndyn;
 macro_rules! dyn_common {
     ($($V:ty),*) => {$(
         impl Arith for $V {
-            #[inline(always)]
+            #[inline]
             fn fp_add(a: Self, b: Self) -> Self {
                 a + b
             }
-            #[inline(always)]
+            #[inline]
             fn fp_sub(a: Self, b: Self) -> Self {
                 a - b
             }
-            #[inline(always)]
+            #[inline]
             fn fp_mul(a: Self, b: Self) -> Self {
                 a * b
             }
-            #[inline(always)]
+            #[inline]
             fn fp_div(a: Self, b: Self) -> Self {
                 a / b
             }
         }
 
         impl ArithRem for $V {
-            #[inline(always)]
+            #[inline]
             fn fp_rem(a: Self, b: Self) -> Self {
                 a % b
             }
@@ -693,7 +699,7 @@ dyn_common!(Sdyn, Ndyn);
 pub struct Knob<F, const K: u32, V: Dyn = Sdyn>(V::Word, PhantomData<F>);
 
 impl<F, const K: u32, V: Dyn> Clone for Knob<F, K, V> {
-    #[inline(always)]
+    #[inline]
     fn clone(&self) -> Self {
         *self
     }
@@ -709,25 +715,25 @@ impl<F: Tag, const K: u32, V: Dyn> Debug for Knob<F, K, V> {
 
 impl<F: Tag, const K: u32, V: Dyn> Knob<F, K, V> {
     /// The format of unit `K` in this run.
-    #[inline(always)]
+    #[inline]
     pub fn unit_format() -> Fmt {
         unit_format(K, F::FMT)
     }
 
     /// A value stored into the knob: rounded to its format.
-    #[inline(always)]
+    #[inline]
     pub fn from_dyn(x: V) -> Self {
         Knob::holding(x.to(Self::unit_format()))
     }
 
     /// The knob holding `x`, a value of the unit's format.
-    #[inline(always)]
+    #[inline]
     fn holding(x: V) -> Self {
         Knob(if K & CONSTANT == 0 { x.word() } else { x.wide_word() }, PhantomData)
     }
 
     /// The value.
-    #[inline(always)]
+    #[inline]
     pub fn get(self) -> V {
         if K & CONSTANT == 0 {
             V::from_word(self.0, Self::unit_format())
@@ -897,7 +903,7 @@ pub trait Dynamic: Copy {
 
 impl<F: Tag, const K: u32, V: Dyn> Dynamic for Knob<F, K, V> {
     type V = V;
-    #[inline(always)]
+    #[inline]
     fn value_dyn(self) -> V {
         self.get()
     }
@@ -915,7 +921,7 @@ macro_rules! join_dynamic {
     ($([$($g:tt)*] $t:ty),*) => {$(
         impl<$($g)*> Join<Lit> for $t {
             type Out = <$t as Dynamic>::V;
-            #[inline(always)]
+            #[inline]
             fn join(a: Self, b: Lit) -> (Self::Out, Self::Out) {
                 let a = a.value_dyn();
                 (a, Dyn::lit(b, a.format()))
@@ -923,7 +929,7 @@ macro_rules! join_dynamic {
         }
         impl<$($g)*> Join<$t> for Lit {
             type Out = <$t as Dynamic>::V;
-            #[inline(always)]
+            #[inline]
             fn join(a: Lit, b: $t) -> (Self::Out, Self::Out) {
                 let b = b.value_dyn();
                 (Dyn::lit(a, b.format()), b)
@@ -931,14 +937,14 @@ macro_rules! join_dynamic {
         }
         impl<B: Tag, $($g)*> Join<B> for $t {
             type Out = <$t as Dynamic>::V;
-            #[inline(always)]
+            #[inline]
             fn join(a: Self, b: B) -> (Self::Out, Self::Out) {
                 Dyn::meet(a.value_dyn(), Dyn::exact(b))
             }
         }
         impl<A: Tag, $($g)*> Join<$t> for A {
             type Out = <$t as Dynamic>::V;
-            #[inline(always)]
+            #[inline]
             fn join(a: A, b: $t) -> (Self::Out, Self::Out) {
                 Dyn::meet(Dyn::exact(a), b.value_dyn())
             }
@@ -948,7 +954,7 @@ macro_rules! join_dynamic {
             $t: CastAs<T>,
         {
             type Out = T;
-            #[inline(always)]
+            #[inline]
             fn cast_operand(self) -> T {
                 self.cast_as()
             }
@@ -963,7 +969,7 @@ macro_rules! dyn_value {
     ($($V:ident),*) => {$(
         impl Dynamic for $V {
             type V = $V;
-            #[inline(always)]
+            #[inline]
             fn value_dyn(self) -> $V {
                 self
             }
@@ -976,28 +982,28 @@ macro_rules! dyn_value {
 
         impl Join<$V> for $V {
             type Out = $V;
-            #[inline(always)]
+            #[inline]
             fn join(a: $V, b: $V) -> ($V, $V) {
                 Dyn::meet(a, b)
             }
         }
         impl<F: Tag, const K: u32> Join<$V> for Knob<F, K, $V> {
             type Out = $V;
-            #[inline(always)]
+            #[inline]
             fn join(a: Self, b: $V) -> ($V, $V) {
                 Dyn::meet(a.get(), b)
             }
         }
         impl<F: Tag, const K: u32> Join<Knob<F, K, $V>> for $V {
             type Out = $V;
-            #[inline(always)]
+            #[inline]
             fn join(a: $V, b: Knob<F, K, $V>) -> ($V, $V) {
                 Dyn::meet(a, b.get())
             }
         }
         impl<A: Tag, B: Tag, const K: u32, const L: u32> Join<Knob<B, L, $V>> for Knob<A, K, $V> {
             type Out = $V;
-            #[inline(always)]
+            #[inline]
             fn join(a: Self, b: Knob<B, L, $V>) -> ($V, $V) {
                 Dyn::meet(a.get(), b.get())
             }
@@ -1005,32 +1011,32 @@ macro_rules! dyn_value {
 
         // Stores into a knob: rounded to its unit's format.
         impl<A: Tag, B: Tag, const K: u32> Store<Knob<B, K, $V>> for A {
-            #[inline(always)]
+            #[inline]
             fn store(self) -> Knob<B, K, $V> {
                 Knob::from_dyn(<$V>::exact(self))
             }
         }
         impl<B: Tag, const K: u32> Store<Knob<B, K, $V>> for Lit {
-            #[inline(always)]
+            #[inline]
             fn store(self) -> Knob<B, K, $V> {
                 Knob::holding(<$V>::lit(self, Knob::<B, K, $V>::unit_format()))
             }
         }
         // An elaborated literal at a knob's place (`Square(lit(1.1, 1.1))`).
         impl<B: Tag, const K: u32> crate::rt::FromLit for Knob<B, K, $V> {
-            #[inline(always)]
+            #[inline]
             fn from_lit(l: Lit) -> Self {
                 Store::store(l)
             }
         }
         impl<A: Tag, B: Tag, const K: u32, const L: u32> Store<Knob<B, L, $V>> for Knob<A, K, $V> {
-            #[inline(always)]
+            #[inline]
             fn store(self) -> Knob<B, L, $V> {
                 Knob::from_dyn(self.get())
             }
         }
         impl<B: Tag, const K: u32> Store<Knob<B, K, $V>> for $V {
-            #[inline(always)]
+            #[inline]
             fn store(self) -> Knob<B, K, $V> {
                 Knob::from_dyn(self)
             }
@@ -1044,25 +1050,25 @@ macro_rules! dyn_value {
 
         // Out of one into a native place: rounded to nearest, and `as` to a float the same.
         impl<B: Tag> Store<B> for $V {
-            #[inline(always)]
+            #[inline]
             fn store(self) -> B {
                 self.store_native()
             }
         }
         impl<B: Tag, F: Tag, const K: u32> Store<B> for Knob<F, K, $V> {
-            #[inline(always)]
+            #[inline]
             fn store(self) -> B {
                 self.get().store_native()
             }
         }
         impl<B: Tag> CastAs<B> for $V {
-            #[inline(always)]
+            #[inline]
             fn cast_as(self) -> B {
                 self.store_native()
             }
         }
         impl<B: Tag, F: Tag, const K: u32> CastAs<B> for Knob<F, K, $V> {
-            #[inline(always)]
+            #[inline]
             fn cast_as(self) -> B {
                 self.get().store_native()
             }
@@ -1070,19 +1076,19 @@ macro_rules! dyn_value {
 
         // Casts into a knob: as stores.
         impl<A: Tag, B: Tag, const K: u32> CastAs<Knob<B, K, $V>> for A {
-            #[inline(always)]
+            #[inline]
             fn cast_as(self) -> Knob<B, K, $V> {
                 Knob::from_dyn(<$V>::exact(self))
             }
         }
         impl<B: Tag, const K: u32> CastAs<Knob<B, K, $V>> for $V {
-            #[inline(always)]
+            #[inline]
             fn cast_as(self) -> Knob<B, K, $V> {
                 Knob::from_dyn(self)
             }
         }
         impl<A: Tag, B: Tag, const K: u32, const L: u32> CastAs<Knob<B, L, $V>> for Knob<A, K, $V> {
-            #[inline(always)]
+            #[inline]
             fn cast_as(self) -> Knob<B, L, $V> {
                 Knob::from_dyn(self.get())
             }
@@ -1095,12 +1101,12 @@ macro_rules! dyn_value {
 macro_rules! store_dyn_place {
     ($V:ident; [$($g:tt)*] $t:ty => |$x:ident, $f:ident| $into:expr, $new:expr) => {
         impl<$($g)*> Store<$V> for $t {
-            #[inline(always)]
+            #[inline]
             fn store(self) -> $V {
                 let $x = self;
                 $new
             }
-            #[inline(always)]
+            #[inline]
             fn store_into(self, place: &mut $V) {
                 let ($x, $f) = (self, place.format());
                 *place = $into;
@@ -1113,7 +1119,7 @@ macro_rules! store_dyn_place {
 macro_rules! cast_ints_into_knob {
     ($V:ident; $($i:ty),*) => {$(
         impl<B: Tag, const K: u32> CastAs<Knob<B, K, $V>> for $i {
-            #[inline(always)]
+            #[inline]
             fn cast_as(self) -> Knob<B, K, $V> {
                 Knob::holding(<$V>::from_f64(self as f64, Knob::<B, K, $V>::unit_format()))
             }
@@ -1132,7 +1138,7 @@ macro_rules! cast_dyn_to_ints {
     )*};
     (@one $read:ident; [$($g:tt)*] $t:ty; $i:ty) => {
         impl<$($g)*> CastAs<$i> for $t {
-            #[inline(always)]
+            #[inline]
             fn cast_as(self) -> $i {
                 $read!(self.value_dyn(), x => CastAs::<$i>::cast_as(x))
             }
@@ -1155,7 +1161,7 @@ cast_dyn_to_ints!(read_native; [] Ndyn, [F: Tag, const K: u32] Knob<F, K, Ndyn>)
 impl Ndyn {
     /// The value as a stochastic one: exactly, three equal samples of its format (as
     /// `Stochastic::new` makes of a primitive).
-    #[inline(always)]
+    #[inline]
     pub fn stochastic(self) -> Sdyn {
         at_format!(self.f, G => Sdyn::of(Stochastic::new(self.native::<G>())))
     }
@@ -1168,31 +1174,31 @@ pub trait AsSdyn: Copy {
 }
 
 impl AsSdyn for Sdyn {
-    #[inline(always)]
+    #[inline]
     fn as_sdyn(self) -> Sdyn {
         self
     }
 }
 impl<F: Tag, const K: u32> AsSdyn for Knob<F, K, Sdyn> {
-    #[inline(always)]
+    #[inline]
     fn as_sdyn(self) -> Sdyn {
         self.get()
     }
 }
 impl<B: Tag> AsSdyn for Stochastic<B> {
-    #[inline(always)]
+    #[inline]
     fn as_sdyn(self) -> Sdyn {
         Sdyn::of(self)
     }
 }
 impl AsSdyn for Ndyn {
-    #[inline(always)]
+    #[inline]
     fn as_sdyn(self) -> Sdyn {
         self.stochastic()
     }
 }
 impl<F: Tag, const K: u32> AsSdyn for Knob<F, K, Ndyn> {
-    #[inline(always)]
+    #[inline]
     fn as_sdyn(self) -> Sdyn {
         self.get().stochastic()
     }
@@ -1207,14 +1213,14 @@ macro_rules! sdyn_joins {
     (@pair [[$($ga:tt)*] $a:ty] [[$($gb:tt)*] $b:ty]) => {
         impl<$($ga)* $($gb)*> Join<$b> for $a {
             type Out = Sdyn;
-            #[inline(always)]
+            #[inline]
             fn join(a: Self, b: $b) -> (Sdyn, Sdyn) {
                 Dyn::meet(a.as_sdyn(), b.as_sdyn())
             }
         }
         impl<$($ga)* $($gb)*> Join<$a> for $b {
             type Out = Sdyn;
-            #[inline(always)]
+            #[inline]
             fn join(a: Self, b: $a) -> (Sdyn, Sdyn) {
                 Dyn::meet(a.as_sdyn(), b.as_sdyn())
             }
@@ -1231,13 +1237,13 @@ sdyn_joins!([[A: Tag,] Stochastic<A>]; [[] Sdyn], [[G: Tag, const L: u32,] Knob<
 macro_rules! into_sdyn_places {
     ($([[$($g:tt)*] $t:ty]),*) => {$(
         impl<B: Tag, const L: u32, $($g)*> Store<Knob<B, L, Sdyn>> for $t {
-            #[inline(always)]
+            #[inline]
             fn store(self) -> Knob<B, L, Sdyn> {
                 Knob::from_dyn(self.as_sdyn())
             }
         }
         impl<B: Tag, const L: u32, $($g)*> CastAs<Knob<B, L, Sdyn>> for $t {
-            #[inline(always)]
+            #[inline]
             fn cast_as(self) -> Knob<B, L, Sdyn> {
                 Knob::from_dyn(self.as_sdyn())
             }
@@ -1252,13 +1258,13 @@ into_sdyn_places!([[] Ndyn], [[F: Tag, const K: u32,] Knob<F, K, Ndyn>], [[A: Ta
 macro_rules! into_stochastic {
     ($([[$($g:tt)*] $t:ty]),*) => {$(
         impl<B: Tag, $($g)*> Store<Stochastic<B>> for $t {
-            #[inline(always)]
+            #[inline]
             fn store(self) -> Stochastic<B> {
                 self.as_sdyn().cast()
             }
         }
         impl<B: Tag, $($g)*> CastAs<Stochastic<B>> for $t {
-            #[inline(always)]
+            #[inline]
             fn cast_as(self) -> Stochastic<B> {
                 self.as_sdyn().cast()
             }
@@ -1267,7 +1273,7 @@ macro_rules! into_stochastic {
         /// stochastic and `v` a knob): where the configuration's own build compiles, a widening,
         /// which draws nothing, as its `From<Stochastic<A>>`.
         impl<B: Tag, $($g)*> From<$t> for Stochastic<B> {
-            #[inline(always)]
+            #[inline]
             fn from(x: $t) -> Stochastic<B> {
                 x.as_sdyn().cast()
             }
@@ -1282,7 +1288,7 @@ into_stochastic!([[] Sdyn], [[F: Tag, const K: u32,] Knob<F, K, Sdyn>], [[] Ndyn
 macro_rules! stochastic_into_native_knob {
     ($([[$($g:tt)*] $s:ty]),*) => {$(
         impl<B: Tag, const L: u32, $($g)*> Store<Knob<B, L, Ndyn>> for $s {
-            #[inline(always)]
+            #[inline]
             fn store(self) -> Knob<B, L, Ndyn> {
                 Knob::holding(Ndyn::from_wide_word(self.as_sdyn().mean(), Knob::<B, L, Ndyn>::unit_format()))
             }

@@ -33,7 +33,7 @@ pub struct Ndyn {
 /// The word of an `f32` value: its bits in the low half, zeros above. On x86_64 the value stays
 /// in its vector register (a bit cast through integers went through a general register, on the
 /// running sums' dependency chains: the `f32` is the register's low lane either way).
-#[inline(always)]
+#[inline]
 fn low_word(x: f32) -> f64 {
     #[cfg(target_arch = "x86_64")]
     {
@@ -48,7 +48,7 @@ fn low_word(x: f32) -> f64 {
 }
 
 /// The `f32` value of a word made by [`low_word`].
-#[inline(always)]
+#[inline]
 fn low_f32(w: f64) -> f32 {
     #[cfg(target_arch = "x86_64")]
     {
@@ -65,7 +65,7 @@ fn low_f32(w: f64) -> f32 {
 /// `x`, a result computed in binary32, rounded to nearest into the 16-bit format `f`, as `rt`'s
 /// `Arith` and `HalfMath` round it (binary32 holds the result exactly). A finite `x` rounded to
 /// an infinity is an overflow ([`crate::stochastic::native_overflow`]).
-#[inline(always)]
+#[inline]
 fn narrow_half(f: Fmt, x: f32) -> f32 {
     let r = match f {
         Fmt::F16 => <f16 as Half32>::round(x),
@@ -78,7 +78,7 @@ fn narrow_half(f: Fmt, x: f32) -> f32 {
 }
 
 /// `y`, the value `x` rounded into 16-bit format `G`, after the check of [`narrow_half`].
-#[inline(always)]
+#[inline]
 fn checked_half<G: Format>(x: f64, y: G) -> G {
     if G::PRECISION < 24 && y.to_repr().to_f64().is_infinite() && x.is_finite() {
         crate::stochastic::native_overflow();
@@ -96,25 +96,25 @@ macro_rules! read_native {
 
 impl Ndyn {
     /// A binary64 value.
-    #[inline(always)]
+    #[inline]
     fn double(x: f64) -> Ndyn {
         Ndyn { r: x, f: Fmt::F64 }
     }
 
     /// A value of the narrower format `f`, held exactly by `x`.
-    #[inline(always)]
+    #[inline]
     fn single(x: f32, f: Fmt) -> Ndyn {
         Ndyn { r: low_word(x), f }
     }
 
     /// The value of a narrower format, as the `f32` that holds it.
-    #[inline(always)]
+    #[inline]
     fn s(self) -> f32 {
         low_f32(self.r)
     }
 
     /// The value, exactly, as an `f64`.
-    #[inline(always)]
+    #[inline]
     pub fn value_f64(self) -> f64 {
         if self.f == Fmt::F64 {
             self.r
@@ -124,7 +124,7 @@ impl Ndyn {
     }
 
     /// A native value of format `f` (its own).
-    #[inline(always)]
+    #[inline]
     fn of<G: Format>(x: G, f: Fmt) -> Ndyn {
         let v = x.to_repr().to_f64();
         if f == Fmt::F64 {
@@ -136,7 +136,7 @@ impl Ndyn {
 
     /// A result in format `f`, computed as that format's native arithmetic does: `double` in
     /// binary64; `single` in `f32`, rounded to nearest into a 16-bit format.
-    #[inline(always)]
+    #[inline]
     fn computed(f: Fmt, double: impl FnOnce() -> f64, single: impl FnOnce() -> f32) -> Ndyn {
         match f {
             Fmt::F64 => Ndyn::double(double()),
@@ -146,7 +146,7 @@ impl Ndyn {
     }
 
     /// The value as a native float of format `G`, which must hold it exactly.
-    #[inline(always)]
+    #[inline]
     pub(super) fn native<G: Format>(self) -> G {
         G::from_repr(G::exact(self.value_f64()))
     }
@@ -155,7 +155,7 @@ impl Ndyn {
 impl Dyn for Ndyn {
     type Word = f64;
 
-    #[inline(always)]
+    #[inline]
     fn format(self) -> Fmt {
         self.f
     }
@@ -163,7 +163,7 @@ impl Dyn for Ndyn {
     /// The common case first, on its own: operands of one format, which stay as they are (the
     /// formats' promotion, which the mixed case needs, costs selects the common case would wait
     /// for).
-    #[inline(always)]
+    #[inline]
     fn meet(a: Ndyn, b: Ndyn) -> (Ndyn, Ndyn) {
         if a.f == b.f {
             return (a, b);
@@ -172,29 +172,29 @@ impl Dyn for Ndyn {
         (a.to(f), b.to(f))
     }
 
-    #[inline(always)]
+    #[inline]
     fn word(self) -> f64 {
         self.r
     }
 
-    #[inline(always)]
+    #[inline]
     fn from_word(r: f64, f: Fmt) -> Ndyn {
         Ndyn { r, f }
     }
 
-    #[inline(always)]
+    #[inline]
     fn wide_word(self) -> f64 {
         self.value_f64()
     }
 
     /// Unchecked, as the compiler's rounding of a constant: a 16-bit overflow is the
     /// constant's, not a run's ([`Ndyn::from_f64`] stops at one).
-    #[inline(always)]
+    #[inline]
     fn from_wide_word(w: f64, f: Fmt) -> Ndyn {
         at_format!(f, G => Ndyn::of(G::from_repr(G::nearest(w)), f))
     }
 
-    #[inline(always)]
+    #[inline]
     fn to(self, f: Fmt) -> Ndyn {
         if f == self.f {
             return self;
@@ -210,27 +210,27 @@ impl Dyn for Ndyn {
         }
     }
 
-    #[inline(always)]
+    #[inline]
     fn lit(l: Lit, f: Fmt) -> Ndyn {
         at_format!(f, G => Ndyn::of(checked_half(l.d, l.to::<G>()), f))
     }
 
-    #[inline(always)]
+    #[inline]
     fn exact<A: Tag>(x: A) -> Ndyn {
         Ndyn::of(x, A::FMT)
     }
 
-    #[inline(always)]
+    #[inline]
     fn from_f64(x: f64, f: Fmt) -> Ndyn {
         at_format!(f, G => Ndyn::of(checked_half(x, G::from_repr(G::nearest(x))), f))
     }
 
-    #[inline(always)]
+    #[inline]
     fn zero(f: Fmt) -> Ndyn {
         Ndyn { r: 0.0, f }
     }
 
-    #[inline(always)]
+    #[inline]
     fn store_native<B: Tag>(self) -> B {
         B::from_repr(B::nearest(self.value_f64()))
     }
@@ -248,7 +248,7 @@ macro_rules! ndyn_ops {
             type Output = Ndyn;
             /// In the common format, as `rt`'s `Arith`: binary64 and binary32 by their own
             /// operator, the 16-bit formats in binary32 then rounded to nearest.
-            #[inline(always)]
+            #[inline]
             fn $op(self, rhs: Ndyn) -> Ndyn {
                 let (a, b) = Dyn::meet(self, rhs);
                 Ndyn::computed(a.f, || $Op::$op(a.r, b.r), || $Op::$op(a.s(), b.s()))
@@ -260,7 +260,7 @@ ndyn_ops!(Add, add; Sub, sub; Mul, mul; Div, div; Rem, rem);
 
 impl Neg for Ndyn {
     type Output = Ndyn;
-    #[inline(always)]
+    #[inline]
     fn neg(self) -> Ndyn {
         if self.f == Fmt::F64 {
             Ndyn::double(-self.r)
@@ -271,7 +271,7 @@ impl Neg for Ndyn {
 }
 
 impl PartialEq for Ndyn {
-    #[inline(always)]
+    #[inline]
     fn eq(&self, other: &Ndyn) -> bool {
         // Both widen exactly to their common format: comparing the `f64`s is comparing there.
         self.value_f64() == other.value_f64()
@@ -279,7 +279,7 @@ impl PartialEq for Ndyn {
 }
 
 impl PartialOrd for Ndyn {
-    #[inline(always)]
+    #[inline]
     fn partial_cmp(&self, other: &Ndyn) -> Option<Ordering> {
         self.value_f64().partial_cmp(&other.value_f64())
     }
