@@ -722,12 +722,10 @@ impl Lab<'_> {
         };
         let worker0 = lock(self, 0)?;
         let scratch = &worker0.scratch;
-        let mut typing_opts = BuildOptions::for_scratch(scratch);
-        typing_opts.target_dir = Some(self.ws.target_dir.join("fptune").join("typing"));
-        typing_opts.triple.clone_from(&self.triple);
+        let typing_apart = self.ws.target_dir.join("fptune").join("typing");
         let mut check = self.build_options(scratch, false);
         check.check = true;
-        let prepared = sources::prepare(scratch, self.sources.user.clone(), &self.ws.roots, &marking, typing_opts, &check, &self.logs)
+        let prepared = sources::prepare(scratch, self.sources.user.clone(), &self.ws.roots, &marking, &typing_apart, &check, &self.logs)
             .map_err(TuneError::internal)?;
         drop(worker0);
         for d in &prepared.dropped {

@@ -169,19 +169,19 @@ pub struct Marking {
 
 /// Runs the typing build in `scratch`, elaborates, marks, and checks that the base compiles
 /// natively, dropping any edit it does not compile with (`check` are the options of a native
-/// `cargo check` of the scratch copy; `typing` those of the typing build, with a target
-/// directory of its own).
+/// `cargo check` of the scratch copy, which the typing build shares; `typing_apart` the target
+/// directory of its capped second try, [`typing::typing_build`]).
 pub fn prepare(
     scratch: &Scratch,
     user: Vec<(String, String)>,
     roots: &[String],
     marking: &Marking,
-    typing_opts: BuildOptions,
+    typing_apart: &Path,
     check: &BuildOptions,
     logs: &Path,
 ) -> Result<Sources> {
     let mut sources = Sources::plain(user);
-    let typed = typing::typing_build(scratch, &sources.user, roots, typing_opts, &logs.join("typing.log"))?;
+    let typed = typing::typing_build(scratch, &sources.user, roots, check.clone(), typing_apart, &logs.join("typing.log"))?;
     if let Some(e) = &typed.error {
         // The plain program did not type-check with the queries (a typing build is the crate as
         // written, fptune's markers blanked): nothing is elaborated, and the builds say the rest.

@@ -14,8 +14,10 @@
 //! the moment of the error (`{float}`), and would change what rustc infers after it. `1e999` is
 //! out of range for every float type, and a literal is a literal: inference is the original's.
 //! The copy's crate roots get `#![warn(overflowing_literals, unused_results)]`, and every lint
-//! attribute of the crate is blanked (with `--cap-lints warn`), so neither the user's `allow`s
-//! nor a `deny(warnings)` hide or turn the answers into errors. fptune's markers are blanked too:
+//! attribute of the crate is blanked, so neither the user's `allow`s nor a `deny(warnings)` hide
+//! the answers (an answer turned into an error is still read). The build shares the native check
+//! builds' options and target directory; only where the user's flags still stop it (a lint
+//! forbidden on the command line) does it run again with `--cap-lints warn`, apart. fptune's markers are blanked too:
 //! the typing build is the plain program at its declared types.
 //!
 //! [`typing_sources`] writes the copy and its queries (pure); [`read_answers`] matches rustc's
@@ -386,21 +388,41 @@ pub struct TypingBuild {
     pub typing: Typing,
     /// The first error that is not a lint's answer.
     pub error: Option<Diagnostic>,
-    /// How long `cargo check` took.
+    /// How long `cargo check` took (the last one, where there were two).
     pub seconds: f64,
+    /// Whether the answers came from the second build, with `--cap-lints warn`.
+    pub capped: bool,
 }
 
-/// Runs a typing build of `sources` in `scratch` with `opts` (its target directory should be one
-/// of the typing builds' own: they are checked with `--cap-lints warn`, a flag the other builds
-/// do not have), and puts the copy's sources back.
-pub fn typing_build(scratch: &Scratch, sources: &[(String, String)], roots: &[String], mut opts: BuildOptions, log: &Path) -> Result<TypingBuild> {
+/// Runs a typing build of `sources` in `scratch` and puts the copy's sources back.
+///
+/// `opts` are the options of the native `cargo check` builds that follow (their target directory,
+/// profile and flags), so the dependencies checked here serve them too. Where that build stops
+/// at an error that is not an answer (the user's flags forbid a lint the copy asks to warn, say
+/// `-F unused-results`), it runs again with `--cap-lints warn` in the target directory `apart`
+/// (a flag the other builds do not have, so it gets a directory of its own), logged beside `log`
+/// as `.capped.log`.
+pub fn typing_build(scratch: &Scratch, sources: &[(String, String)], roots: &[String], opts: BuildOptions, apart: &Path, log: &Path) -> Result<TypingBuild> {
     let copy = typing_sources(sources, roots);
     scratch.apply_sources(&copy.files)?;
+    let mut opts = opts;
     opts.check = true;
-    opts.add_rustflags(&["--cap-lints", "warn"]);
-    let built = cargo::build(&opts, log);
+    let first = checked(&copy, &opts, log, false);
+    let built = match first {
+        Ok(b) if b.error.is_some() => {
+            opts.target_dir = Some(apart.to_path_buf());
+            opts.add_rustflags(&["--cap-lints", "warn"]);
+            checked(&copy, &opts, &log.with_extension("capped.log"), true)
+        }
+        other => other,
+    };
     scratch.restore_all()?;
-    let built = built?;
+    built
+}
+
+/// One `cargo check` of the typing copy (already written), read.
+fn checked(copy: &TypingSources, opts: &BuildOptions, log: &Path, capped: bool) -> Result<TypingBuild> {
+    let built = cargo::build(opts, log)?;
     let diagnostics: Vec<Diagnostic> = built.errors.iter().chain(&built.lints).cloned().collect();
     let error = built.errors.iter().find(|e| !ANSWERS.contains(&e.code.as_deref().unwrap_or_default())).cloned();
     let error = error.or_else(|| {
@@ -413,7 +435,7 @@ pub fn typing_build(scratch: &Scratch, sources: &[(String, String)], roots: &[St
             children: Vec::new(),
         })
     });
-    Ok(TypingBuild { typing: read_answers(&copy, &diagnostics), error, seconds: built.elapsed.as_secs_f64() })
+    Ok(TypingBuild { typing: read_answers(copy, &diagnostics), error, seconds: built.elapsed.as_secs_f64(), capped })
 }
 
 /// The lints whose diagnostics are answers.

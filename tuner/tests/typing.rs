@@ -28,10 +28,29 @@ fn typed(root: &Path) -> (TypingBuild, Vec<(String, String)>) {
     let target = Path::new(env!("CARGO_TARGET_TMPDIR")).join("typing-target");
     let scratch = Scratch::create(root, &ScratchOptions { target_dir: Some(target.clone()), ..Default::default() }).expect("scratch");
     let mut opts = BuildOptions::for_scratch(&scratch);
-    opts.target_dir = Some(target);
+    opts.target_dir = Some(target.clone());
     let log = scratch.dir().join("typing.log");
-    let built = typing_build(&scratch, &sources, &ws.roots, opts, &log).expect("cargo runs");
+    let built = typing_build(&scratch, &sources, &ws.roots, opts, &target.join("capped"), &log).expect("cargo runs");
     (built, sources)
+}
+
+/// A crate whose own cargo configuration forbids a lint the typing build asks to warn: the build
+/// with the check builds' flags stops (E0453), and the capped one answers.
+#[test]
+fn rustflags_that_forbid_the_answers_lints_get_a_second_capped_typing_build() {
+    // Not `tempfile::tempdir()`: its `.tmp` name is hidden, and hidden directories hold no sources.
+    let dir = tempfile::Builder::new().prefix("fptune-forbids-").tempdir().expect("tempdir");
+    let root = dir.path();
+    std::fs::create_dir_all(root.join("src")).expect("mkdir");
+    std::fs::create_dir_all(root.join(".cargo")).expect("mkdir");
+    std::fs::write(root.join("Cargo.toml"), "[package]\nname = \"forbids\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n[workspace]\n").expect("write");
+    std::fs::write(root.join(".cargo/config.toml"), "[build]\nrustflags = [\"-F\", \"unused-results\"]\n").expect("write");
+    std::fs::write(root.join("src/main.rs"), "fn main() {\n    let x = 0.5;\n    let y = x * 3.0;\n    println!(\"{y}\");\n}\n").expect("write");
+    let (built, _) = typed(root);
+    assert!(built.capped, "the first typing build should have stopped on the forbidden lint");
+    assert!(built.error.is_none(), "{:?}", built.error);
+    assert_eq!(built.typing.literals.values().filter(|o| o.single() == Some("f64")).count(), 2, "{:?}", built.typing.literals);
+    assert_eq!(built.typing.bindings.values().filter(|(_, o)| o.single() == Some("f64")).count(), 2, "{:?}", built.typing.bindings);
 }
 
 #[test]
@@ -61,6 +80,7 @@ fn rustc_types_every_float_literal_of_the_corpus_crates() {
             built.seconds
         );
         assert!(built.error.is_none(), "{}: {:?}", dir.display(), built.error);
+        assert!(!built.capped, "{}: the typing build with the check builds' flags should have answered", dir.display());
         let _ = sources;
     }
 }
@@ -93,7 +113,7 @@ fn explore_dsa_conversion_of_the_corpus() {
         let mut opts = BuildOptions::for_scratch(&scratch);
         opts.target_dir = Some(target.join("typing"));
         let name = dir.file_name().unwrap_or_default().to_string_lossy().to_string();
-        let typed = typing_build(&scratch, &sources, &ws.roots, opts.clone(), &PathBuf::from(format!("/tmp/typing-{name}.log"))).expect("typing");
+        let typed = typing_build(&scratch, &sources, &ws.roots, opts.clone(), &target.join("typing-capped"), &PathBuf::from(format!("/tmp/typing-{name}.log"))).expect("typing");
         let extern_roots = if ws.edition == "2015" { ws.roots.clone() } else { Vec::new() };
         let elaborated = cargo_fptune::elaborate::elaborate(&sources, &typed.typing, &extern_roots, &ws.sources().expect("sources"));
         let base = cargo_fptune::elaborate::texts(&sources, &elaborated);
