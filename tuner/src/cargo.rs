@@ -77,7 +77,8 @@ pub struct BuildOptions {
     pub target_dir: Option<PathBuf>,
     /// `--offline`.
     pub offline: bool,
-    /// `-j N`: with several workers building at once, their jobs should share the cores.
+    /// `-j N`: with several workers building at once, their jobs should share the cores. Used only
+    /// where there is no [`process::job_pool`], which shares them better.
     pub jobs: Option<usize>,
     /// `--quiet`: no `Compiling ...` lines in the log.
     pub quiet: bool,
@@ -535,7 +536,14 @@ pub fn build(opts: &BuildOptions, log: &Path) -> Result<BuildResult> {
         Some(dir) => dir.clone(),
         None => opts.manifest_path.parent().map(Path::to_path_buf).unwrap_or_default(),
     };
-    let mut command = process::Command::new(cargo_program()).args(cargo_argv(opts)).log_stdout(false);
+    // Builds share the process's job pool, which replaces `-j` (cargo takes its jobs from an
+    // inherited jobserver and ignores `-j` then; the flag is dropped so that the log says so).
+    let pooled = process::job_pool().is_some();
+    let argv = if pooled { cargo_argv(&BuildOptions { jobs: None, ..opts.clone() }) } else { cargo_argv(opts) };
+    let mut command = process::Command::new(cargo_program()).args(argv).log_stdout(false);
+    if pooled {
+        command = command.pooled();
+    }
     if !cwd.as_os_str().is_empty() {
         command = command.cwd(cwd);
     }

@@ -47,6 +47,27 @@ const DRAIN_TIMEOUT: Duration = Duration::from_secs(2);
 /// still gets everything).
 const MAX_CAPTURE: usize = 32 << 20;
 
+/// The job tokens every cargo build of this process shares: a jobserver (the protocol of GNU
+/// make, which cargo and rustc speak) with one token fewer than the machine has cores, since each
+/// cargo holds one of its own. One build alone then uses every core, and builds of several
+/// workers at once share them, where a fixed `-j cores/workers` left cores idle whenever one
+/// worker built alone (the probe, the DSA reference, the single builds). A jobserver this process
+/// inherited (fptune run by make, say) is used as it is. `None` where neither could be had, or on
+/// a machine with one core (each build then runs one job, as `-j 1` would).
+pub fn job_pool() -> Option<&'static jobserver::Client> {
+    static POOL: OnceLock<Option<jobserver::Client>> = OnceLock::new();
+    POOL.get_or_init(|| {
+        // SAFETY: called once, before any file descriptor could be closed or reused by this
+        // process's own code; the descriptors named in MAKEFLAGS are checked by the crate.
+        if let Some(inherited) = unsafe { jobserver::Client::from_env() } {
+            return Some(inherited);
+        }
+        let cores = thread::available_parallelism().map(|n| n.get()).unwrap_or(1);
+        (cores > 1).then(|| jobserver::Client::new(cores - 1).ok()).flatten()
+    })
+    .as_ref()
+}
+
 /// A command to run: program, arguments, environment and working directory.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Command {
@@ -61,12 +82,14 @@ pub struct Command {
     /// Whether standard output is copied to the log as well as captured (cargo's JSON messages
     /// are not: [`crate::cargo::build`] writes their rendered text instead).
     pub log_stdout: bool,
+    /// Whether the child shares [`job_pool`]'s tokens (cargo builds do; candidate runs do not).
+    pub pooled: bool,
 }
 
 impl Command {
     /// `program` with no arguments, this process's environment and working directory.
     pub fn new(program: impl Into<OsString>) -> Command {
-        Command { program: program.into(), args: Vec::new(), env: Vec::new(), cwd: None, log_stdout: true }
+        Command { program: program.into(), args: Vec::new(), env: Vec::new(), cwd: None, log_stdout: true, pooled: false }
     }
 
     /// Adds an argument.
@@ -106,6 +129,13 @@ impl Command {
     /// Whether standard output is copied to the log (it always is captured).
     pub fn log_stdout(mut self, yes: bool) -> Command {
         self.log_stdout = yes;
+        self
+    }
+
+    /// Lets the child take its jobs from [`job_pool`] (a jobserver cargo and rustc read from
+    /// `CARGO_MAKEFLAGS`), where there is one.
+    pub fn pooled(mut self) -> Command {
+        self.pooled = true;
         self
     }
 
@@ -451,6 +481,11 @@ pub fn run(command: &Command, timeout: Duration, log: &Path) -> Result<RunResult
     }
     if let Some(cwd) = &command.cwd {
         std_command.current_dir(cwd);
+    }
+    if command.pooled {
+        if let Some(pool) = job_pool() {
+            pool.configure(&mut std_command);
+        }
     }
 
     let start = Instant::now();

@@ -140,3 +140,25 @@ fn a_missing_program_says_whether_it_is_a_path_that_is_gone_or_a_name_not_on_pat
     let error = process::run(&Command::new("fptune-no-such-program"), Duration::from_secs(30), &log).expect_err("not on PATH");
     assert!(format!("{error:#}").contains("is it installed and on PATH?"), "{error:#}");
 }
+
+/// Cargo builds take their jobs from one pool: a pooled child sees the jobserver in
+/// `CARGO_MAKEFLAGS` (with descriptors it can use), and a candidate run does not.
+#[test]
+fn a_pooled_command_gets_the_shared_jobserver_and_others_do_not() {
+    let Some(pool) = process::job_pool() else {
+        eprintln!("skipped: one core, so no job pool");
+        return;
+    };
+    let cores = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1);
+    let inherited = ["CARGO_MAKEFLAGS", "MAKEFLAGS", "MFLAGS"].iter().any(|k| std::env::var_os(k).is_some());
+    if !inherited {
+        assert_eq!(pool.available().expect("tokens"), cores - 1, "a pool of its own has a token less than the cores");
+    }
+    let dir = tempfile::tempdir().expect("temp dir");
+    let log = dir.path().join("env.log");
+    let show = "printf '%s\\n' \"${CARGO_MAKEFLAGS:-none}\"";
+    let pooled = process::run(&Command::new("sh").args(["-c", show]).pooled(), Duration::from_secs(10), &log).expect("runs");
+    assert!(pooled.stdout.contains("--jobserver-auth="), "{}", pooled.stdout);
+    let plain = process::run(&Command::new("sh").args(["-c", show]).env_remove("CARGO_MAKEFLAGS"), Duration::from_secs(10), &log).expect("runs");
+    assert_eq!(plain.stdout.trim(), "none");
+}
