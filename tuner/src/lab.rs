@@ -1010,9 +1010,39 @@ fn single_differs(own: &CandidateRun, single: &CandidateRun, unsteady: &BTreeSet
         format!(
             "its run of {} differs from that configuration's own build ({})",
             single.configuration,
-            single.failure().map_or_else(|| "other checked values".to_string(), |r| r.to_string())
+            single.failure().map_or_else(|| first_difference(&own.result, &single.result, unsteady), |r| r.to_string())
         )
     })
+}
+
+/// Where two finished runs that are not [`same_results`] part: the first value that differs,
+/// with both runs' samples, or the counts that do.
+fn first_difference(own: &RunResult, single: &RunResult, unsteady: &BTreeSet<usize>) -> String {
+    let (RunResult::Finished { records: ro, overflows: oo }, RunResult::Finished { records: rs, overflows: os }) = (own, single) else {
+        return format!("{own:?} against {single:?}");
+    };
+    if ro.len() != rs.len() {
+        return format!("{} checked values against the own build's {}", rs.len(), ro.len());
+    }
+    let differs = |(i, (x, y)): &(usize, (&Record, &Record))| {
+        if unsteady.contains(i) {
+            x.name != y.name || x.index != y.index
+        } else {
+            x != y
+        }
+    };
+    match ro.iter().zip(rs).enumerate().find(differs) {
+        Some((i, (x, y))) => format!(
+            "checked value {} ({}[{}]): {:?} there, {:?} in the single build{}",
+            i + 1,
+            x.name,
+            x.index,
+            x.samples,
+            y.samples,
+            if x.name == y.name && x.samples == y.samples { " (their other fields differ)" } else { "" }
+        ),
+        None => format!("{os} overflows against the own build's {oo}"),
+    }
 }
 
 /// Whether the single build serves: its program and its run time on the reference when both

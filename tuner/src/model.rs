@@ -174,7 +174,11 @@ impl fmt::Display for Configuration {
 }
 
 /// One checked value read from a run's `FPTUNE_OUT` file.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+///
+/// Two records are equal when they are the same output: their floats agree bit for bit, and
+/// any NaN equals any NaN (a value that is NaN in two runs is the same result, which `f64`'s
+/// `==` would deny, so a crate printing NaN never had a single build that served).
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Record {
     /// `check!`'s name.
     pub name: String,
@@ -190,6 +194,19 @@ pub struct Record {
     /// DSA digit estimate.
     #[serde(with = "float_json")]
     pub digits: f64,
+}
+
+impl PartialEq for Record {
+    fn eq(&self, other: &Self) -> bool {
+        let same = |a: f64, b: f64| a.to_bits() == b.to_bits() || (a.is_nan() && b.is_nan());
+        self.name == other.name
+            && self.index == other.index
+            && self.format == other.format
+            && self.stochastic == other.stochastic
+            && same(self.digits, other.digits)
+            && self.samples.len() == other.samples.len()
+            && self.samples.iter().zip(&other.samples).all(|(&a, &b)| same(a, b))
+    }
 }
 
 impl Record {
@@ -596,6 +613,16 @@ mod tests {
             let r = Record { name: tokens.into(), index: 0, format: "binary64".into(), stochastic: false, samples: vec![1.0; 3], digits: 15.0 };
             assert_eq!(r.label(), format!("{tidy}[0]"));
         }
+    }
+
+    #[test]
+    fn records_are_equal_when_their_bits_are_and_nan_equals_nan() {
+        let r = |samples: Vec<f64>, digits: f64| Record { name: "x".into(), index: 0, format: "binary64".into(), stochastic: true, samples, digits };
+        assert_eq!(r(vec![f64::NAN; 3], f64::NAN), r(vec![f64::NAN, -f64::NAN, f64::NAN], f64::NAN));
+        assert_eq!(r(vec![1.0, 2.0, 3.0], 0.5), r(vec![1.0, 2.0, 3.0], 0.5));
+        assert_ne!(r(vec![0.0; 3], 15.0), r(vec![-0.0, 0.0, 0.0], 15.0));
+        assert_ne!(r(vec![f64::NAN; 3], 0.0), r(vec![f64::NAN, f64::NAN, 1.0], 0.0));
+        assert_ne!(r(vec![1.0; 3], 15.0), r(vec![1.0; 2], 15.0));
     }
 
     #[test]
