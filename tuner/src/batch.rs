@@ -306,7 +306,7 @@ pub fn run(args: &BatchArgs) -> Result<BatchOutcome> {
     let requirements = parse_digits(&args.digits)?;
     let out = std::path::absolute(args.out.clone().unwrap_or_else(|| PathBuf::from("fptune.batch")))
         .context("the output directory is not a usable path")?;
-    std::fs::create_dir_all(&out).with_context(|| format!("creating {}", out.display()))?;
+    crate::outdir::claim(&out, crate::outdir::Kind::Batch)?;
     let console = Console::new(args.run.json);
     let mut tables = Vec::new();
     let mut code = exit::SUCCESS;

@@ -9,6 +9,7 @@ pub mod console;
 pub mod convert;
 pub mod lab;
 pub mod report;
+pub mod outdir;
 pub mod config;
 pub mod knobs;
 pub mod workspace;

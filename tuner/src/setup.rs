@@ -23,6 +23,7 @@ pub fn setup(args: &TuneArgs) -> Result<(Workspace, Settings, Inventory)> {
         );
     }
     let inv = knobs::inventory(&ws.root, &ws.sources()?)?;
+    crate::outdir::claim(&settings.out, crate::outdir::Kind::Run)?;
     if !settings.auto {
         inv.require_knobs_and_checks(settings.check_printed)?;
     }

@@ -342,6 +342,20 @@ fn ctrl_c_stops_cleanly_and_removes_the_scratch_dirs() {
 }
 
 #[test]
+fn an_output_directory_holding_the_users_files_is_refused_before_anything_is_written() {
+    let (_dir, krate) = fixture("tune_sum");
+    let before: Vec<_> = walkdir::WalkDir::new(&krate).sort_by_file_name().into_iter().map(|e| e.expect("entry").into_path()).collect();
+    for command in [&["fptune", "--digits", "2", "--out", "."][..], &["fptune", "batch", "--digits", "2", "--out", ".", "."]] {
+        let run = Command::new(env!("CARGO_BIN_EXE_cargo-fptune")).args(command).current_dir(&krate).output().expect("runs");
+        let stderr = String::from_utf8_lossy(&run.stderr);
+        assert_eq!(run.status.code(), Some(2), "{command:?}: {stderr}");
+        assert!(stderr.contains("holds files fptune did not write (`Cargo.toml`"), "{stderr}");
+        let after: Vec<_> = walkdir::WalkDir::new(&krate).sort_by_file_name().into_iter().map(|e| e.expect("entry").into_path()).collect();
+        assert_eq!(before, after, "{command:?} wrote into the crate");
+    }
+}
+
+#[test]
 fn options_choose_the_ladder_the_requirements_the_output_and_keep_scratch_dirs() {
     let (_dir, krate) = fixture("tune_sum");
     let out = tempfile::tempdir().expect("out dir");
