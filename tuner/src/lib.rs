@@ -10,6 +10,7 @@ pub mod convert;
 pub mod lab;
 pub mod report;
 pub mod outdir;
+pub mod apply;
 pub mod config;
 pub mod knobs;
 pub mod workspace;

@@ -1,5 +1,6 @@
 //! `cargo fptune`: see `cargo fptune --help`.
 
+use cargo_fptune::apply::Applied;
 use cargo_fptune::batch;
 use cargo_fptune::cli::{exit, Cli, Command, TuneArgs};
 use cargo_fptune::console::Console;
@@ -51,18 +52,22 @@ fn list(args: &cargo_fptune::cli::ListArgs) -> i32 {
 }
 
 fn apply(args: &cargo_fptune::cli::ApplyArgs) -> i32 {
-    let run = || -> anyhow::Result<Vec<String>> {
+    let run = || -> anyhow::Result<cargo_fptune::apply::Applied> {
         let ws = Workspace::locate(&args.package)?;
         let out = args.out.clone().unwrap_or_else(|| ws.root.join("fptune.out"));
-        report::apply(&ws.root, &out)
+        cargo_fptune::apply::apply(&ws.root, &out)
     };
     match run() {
-        Ok(files) if files.is_empty() => {
+        Ok(Applied::Wrote(files)) if files.is_empty() => {
             println!("nothing to apply: the tuned configuration is the original");
             exit::SUCCESS
         }
-        Ok(files) => {
+        Ok(Applied::Wrote(files)) => {
             println!("applied the tuned configuration to {}", files.join(", "));
+            exit::SUCCESS
+        }
+        Ok(Applied::Already(files)) => {
+            println!("already applied: {} hold the tuned configuration", files.join(", "));
             exit::SUCCESS
         }
         Err(e) => fail(exit::USAGE, &e),

@@ -6,8 +6,8 @@ use std::path::Path;
 
 use anyhow::{Context, Result};
 use serde::{Deserialize, Serialize};
-use sha2::{Digest, Sha256};
 
+use crate::apply::{sha256, FileChange, Input};
 use crate::config::Settings;
 use crate::lab::{Counts, FinalCheck, Tuned};
 use crate::model::{Coupling, FloatFormat, Knob, Record, Unit};
@@ -15,7 +15,7 @@ use crate::search::{Evidence, PassSummary};
 use crate::workspace::Workspace;
 
 /// Version of `report.json`'s layout.
-pub const SCHEMA: u32 = 1;
+pub const SCHEMA: u32 = 2;
 
 /// One knob in the report.
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -29,17 +29,6 @@ pub struct KnobRow {
     pub found: FloatFormat,
     /// When kept above the bottom of the ladder: why (lowering it one more step fails so).
     pub evidence: Option<String>,
-}
-
-/// A changed source file, for `apply`.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct FileChange {
-    /// Relative path.
-    pub path: String,
-    /// SHA-256 of the text tuning started from.
-    pub original_sha256: String,
-    /// Where the tuned text is kept, relative to the output directory.
-    pub tuned: String,
 }
 
 /// `report.json`.
@@ -85,12 +74,10 @@ pub struct Report {
     pub unchecked: Vec<usize>,
     /// Changed files.
     pub files: Vec<FileChange>,
+    /// What the result depends on (every source file and the manifest), for `apply`.
+    pub inputs: Vec<Input>,
     /// Warnings.
     pub warnings: Vec<String>,
-}
-
-fn sha256(text: &str) -> String {
-    Sha256::digest(text.as_bytes()).iter().map(|b| format!("{b:02x}")).collect()
 }
 
 fn evidence_text(e: &Evidence) -> String {
@@ -158,7 +145,7 @@ pub fn write(settings: &Settings, ws: &Workspace, tuned: &Tuned) -> Result<Repor
             std::fs::create_dir_all(parent).with_context(|| format!("creating {}", parent.display()))?;
         }
         std::fs::write(&dest, text).with_context(|| format!("writing {}", dest.display()))?;
-        files.push(FileChange { path: rel.to_string(), original_sha256: sha256(original), tuned: format!("tuned/{rel}") });
+        files.push(FileChange { path: rel.to_string(), original_sha256: sha256(original), tuned: format!("tuned/{rel}"), tuned_sha256: sha256(text) });
         let diff = similar::TextDiff::from_lines(original, text);
         let _ = write!(patch, "{}", diff.unified_diff().context_radius(3).header(&format!("a/{rel}"), &format!("b/{rel}")));
         Ok(())
@@ -179,6 +166,12 @@ pub fn write(settings: &Settings, ws: &Workspace, tuned: &Tuned) -> Result<Repor
         }
     }
     std::fs::write(out.join("tuned.patch"), &patch).context("writing tuned.patch")?;
+    let mut inputs: Vec<Input> = tuned.sources.user.iter().map(|(rel, text)| Input { path: rel.clone(), sha256: sha256(text) }).collect();
+    let manifest_rel = ws.manifest.strip_prefix(&ws.root).unwrap_or(Path::new("Cargo.toml")).to_string_lossy().to_string();
+    if !inputs.iter().any(|i| i.path == manifest_rel) {
+        let text = std::fs::read_to_string(&ws.manifest).with_context(|| format!("reading {}", ws.manifest.display()))?;
+        inputs.push(Input { path: manifest_rel, sha256: sha256(&text) });
+    }
 
     let report = Report {
         schema: SCHEMA,
@@ -200,6 +193,7 @@ pub fn write(settings: &Settings, ws: &Workspace, tuned: &Tuned) -> Result<Repor
         reference: tuned.reference.clone(),
         unchecked: tuned.unchecked.clone(),
         files,
+        inputs,
         warnings: tuned.warnings.clone(),
     };
     let json = serde_json::to_string_pretty(&report).context("serialising the report")?;
@@ -361,42 +355,3 @@ fn markdown(report: &Report) -> String {
     s
 }
 
-/// `cargo fptune apply`: writes the tuned sources, refusing if a file changed since tuning.
-pub fn apply(root: &Path, out: &Path) -> Result<Vec<String>> {
-    let text = std::fs::read_to_string(out.join("report.json")).with_context(|| {
-        format!("no tuning results in {}: run `cargo fptune --digits N` first", out.display())
-    })?;
-    // What applying needs, and nothing else: a value the report could not write as a number
-    // (an infinite printed float, written `null`) does not stand in the way.
-    #[derive(Deserialize)]
-    struct ToApply {
-        schema: u32,
-        digits: f64,
-        files: Vec<FileChange>,
-    }
-    let report: ToApply = serde_json::from_str(&text).context("report.json is not one this fptune wrote")?;
-    if report.schema != SCHEMA {
-        anyhow::bail!("report.json has schema {}, this fptune reads {SCHEMA}: tune again", report.schema);
-    }
-    let mut stale = Vec::new();
-    for f in &report.files {
-        let current = std::fs::read_to_string(root.join(&f.path)).with_context(|| format!("reading {}", f.path))?;
-        if sha256(&current) != f.original_sha256 {
-            stale.push(f.path.clone());
-        }
-    }
-    if !stale.is_empty() {
-        anyhow::bail!(
-            "refusing to apply: {} changed since tuning; tune again (cargo fptune --digits {})",
-            stale.join(", "),
-            report.digits
-        );
-    }
-    let mut written = Vec::new();
-    for f in &report.files {
-        let tuned = std::fs::read_to_string(out.join(&f.tuned)).with_context(|| format!("reading {}", f.tuned))?;
-        std::fs::write(root.join(&f.path), tuned).with_context(|| format!("writing {}", f.path))?;
-        written.push(f.path.clone());
-    }
-    Ok(written)
-}

@@ -87,7 +87,7 @@ fn tuning_finds_each_knobs_lowest_format_and_apply_writes_it() {
     // The user's tree is not touched by tuning.
     assert_eq!(std::fs::read_to_string(krate.join("src/main.rs")).expect("source"), original);
     let r = report(&krate);
-    assert_eq!(r["schema"], 1);
+    assert_eq!(r["schema"], 2);
     assert_eq!(found(&r), tune_sum_at_2_digits());
     // The knobs kept high carry their evidence: what lowering them did.
     let wide = &r["knobs"][4];
@@ -137,14 +137,23 @@ fn tuning_finds_each_knobs_lowest_format_and_apply_writes_it() {
         .output()
         .expect("cargo run");
     assert!(ran.status.success(), "{}", String::from_utf8_lossy(&ran.stderr));
-    // apply again refuses: the tree changed since tuning.
+    // apply again knows its own change.
     let twice = Command::new(env!("CARGO_BIN_EXE_cargo-fptune"))
         .args(["fptune", "apply", "--manifest-path"])
         .arg(krate.join("Cargo.toml"))
         .output()
         .expect("apply runs");
-    assert!(!twice.status.success());
-    assert!(String::from_utf8_lossy(&twice.stderr).contains("changed since tuning"));
+    assert!(twice.status.success(), "{}", String::from_utf8_lossy(&twice.stderr));
+    assert!(String::from_utf8_lossy(&twice.stdout).contains("already applied: src/main.rs"));
+    // An edit since is refused, named.
+    std::fs::write(krate.join("src/main.rs"), format!("{tuned}\n// edited\n")).expect("edited");
+    let edited = Command::new(env!("CARGO_BIN_EXE_cargo-fptune"))
+        .args(["fptune", "apply", "--manifest-path"])
+        .arg(krate.join("Cargo.toml"))
+        .output()
+        .expect("apply runs");
+    assert_eq!(edited.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&edited.stderr).contains("src/main.rs changed since tuning"));
 }
 
 #[test]
