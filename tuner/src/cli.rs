@@ -90,7 +90,7 @@ pub struct TuneArgs {
     #[command(flatten)]
     pub package: PackageArgs,
     /// Required correct significant digits of every checked result.
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", allow_negative_numbers = true)]
     pub digits: Option<f64>,
     /// Required digits of one checked result (repeatable): `--digits-for energy=6`.
     #[arg(long = "digits-for", value_name = "NAME=D")]
@@ -118,7 +118,7 @@ pub struct RunArgs {
     pub jobs: Option<usize>,
     /// Seconds a candidate may run before it is killed (default: 10 x the DSA reference's run
     /// time, at least 20 s).
-    #[arg(long, value_name = "SECS")]
+    #[arg(long, value_name = "SECS", allow_negative_numbers = true)]
     pub timeout: Option<f64>,
     /// Random seed of the stochastic arithmetic (default: 1), for repeatable runs.
     #[arg(long, value_name = "N")]
@@ -271,6 +271,12 @@ mod tests {
         assert_eq!(cli.tune.args.as_deref(), Some("-n 3"));
         assert_eq!(cli.tune.run.jobs, Some(2));
         assert!(cli.tune.run.json);
+    }
+
+    #[test]
+    fn a_negative_requirement_or_timeout_is_a_value_to_refuse_not_a_flag() {
+        let cli = parse(&["cargo-fptune", "--digits", "-1", "--timeout", "-2"]);
+        assert_eq!((cli.tune.digits, cli.tune.run.timeout), (Some(-1.0), Some(-2.0)));
     }
 
     #[test]

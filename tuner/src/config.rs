@@ -51,10 +51,29 @@ impl Metadata {
     pub fn from_package_metadata(value: &serde_json::Value) -> Result<Metadata> {
         match value.get("fptune") {
             None | Some(serde_json::Value::Null) => Ok(Metadata::default()),
-            Some(v) => serde_json::from_value(v.clone()).context(
+            Some(v) => {
+                // Cargo writes a TOML `inf` or `nan` as JSON `null`, which would read as unset.
+                let nulls = |v: &serde_json::Value, prefix: &str| -> Vec<String> {
+                    v.as_object()
+                        .map(|o| o.iter().filter(|(_, x)| x.is_null()).map(|(k, _)| format!("{prefix}{k}")).collect())
+                        .unwrap_or_default()
+                };
+                let mut bad = nulls(v, "");
+                if let Some(per) = v.get("digits-for") {
+                    bad.extend(nulls(per, "digits-for."));
+                }
+                if !bad.is_empty() {
+                    bail!(
+                        "[package.metadata.fptune] in Cargo.toml: `{}` is not a finite number (`inf` and `nan` are not \
+                         settings): give a number, or remove the key",
+                        bad.join("`, `")
+                    );
+                }
+                serde_json::from_value(v.clone()).context(
                 "[package.metadata.fptune] in Cargo.toml is not valid: its keys are digits, digits-for, \
                  bin, example, args, target, jobs, timeout, seed, out, auto, auto-in, check-printed, lower-unchecked",
-            ),
+                )
+            }
         }
     }
 }
@@ -176,6 +195,9 @@ fn precision_bits(f: FloatFormat) -> u32 {
     }
 }
 
+/// The longest `--timeout`: a week.
+const MAX_TIMEOUT: f64 = 7.0 * 24.0 * 3600.0;
+
 /// Merges the command line, the package's metadata and the defaults.
 pub fn resolve(cli: &TuneArgs, meta: &Metadata, package_root: &Path) -> Result<Settings> {
     let default = match (cli.digits, meta.digits) {
@@ -185,13 +207,18 @@ pub fn resolve(cli: &TuneArgs, meta: &Metadata, package_root: &Path) -> Result<S
              (or `digits = N` in [package.metadata.fptune])"
         ),
     };
-    if !(default > 0.0 && default <= 17.0) {
+    if !(1.0..=17.0).contains(&default) {
         bail!("--digits {default}: give a number of significant decimal digits between 1 and 17");
     }
     let mut per_name = meta.digits_for.clone();
     for spec in &cli.digits_for {
         let (name, d) = parse_digits_for(spec)?;
         per_name.insert(name, d);
+    }
+    for (name, d) in &per_name {
+        if !(1.0..=17.0).contains(d) {
+            bail!("--digits-for {name}={d}: give a number of significant decimal digits between 1 and 17");
+        }
     }
     let target = cli.run.target.clone().or_else(|| meta.target.clone()).unwrap_or_else(|| "ieee".into());
     let ladder = ladder(&target, package_root)?;
@@ -205,8 +232,8 @@ pub fn resolve(cli: &TuneArgs, meta: &Metadata, package_root: &Path) -> Result<S
     }
     let timeout = cli.run.timeout.or(meta.timeout);
     if let Some(t) = timeout {
-        if t.is_nan() || t <= 0.0 {
-            bail!("--timeout {t}: give a positive number of seconds");
+        if !(t > 0.0 && t <= MAX_TIMEOUT) {
+            bail!("--timeout {t}: give a positive number of seconds, at most {MAX_TIMEOUT} (a week)");
         }
     }
     let args = match (&cli.args, &meta.args) {
@@ -342,6 +369,30 @@ mod tests {
     fn missing_digits_is_an_error_that_says_what_to_give() {
         let e = resolve(&TuneArgs::default(), &Metadata::default(), Path::new("/p")).expect_err("no digits");
         assert!(e.to_string().contains("--digits N"));
+    }
+
+    #[test]
+    fn requirements_and_timeouts_out_of_range_are_refused_not_dropped() {
+        use crate::cli::RunArgs;
+        let refused = |cli: TuneArgs, meta: Metadata| resolve(&cli, &meta, Path::new("/p")).expect_err("refused").to_string();
+        let digits = |d: f64| TuneArgs { digits: Some(d), ..Default::default() };
+        for d in [0.0001, 0.0, -1.0, 17.5, f64::INFINITY, f64::NAN] {
+            assert!(refused(digits(d), Metadata::default()).contains("between 1 and 17"), "{d}");
+        }
+        for spec in ["det=-5", "det=0", "det=40"] {
+            let cli = TuneArgs { digits_for: vec![spec.into()], ..digits(3.0) };
+            assert!(refused(cli, Metadata::default()).contains("between 1 and 17"), "{spec}");
+        }
+        let meta = Metadata { digits_for: [("det".to_string(), 0.0)].into(), ..Default::default() };
+        assert!(refused(digits(3.0), meta).contains("--digits-for det=0"));
+        for t in [f64::INFINITY, 1e300, f64::NAN, 0.0, -3.0] {
+            let cli = TuneArgs { run: RunArgs { timeout: Some(t), ..Default::default() }, ..digits(3.0) };
+            assert!(refused(cli, Metadata::default()).contains("give a positive number of seconds"), "{t}");
+        }
+        // TOML's `inf` and `nan` reach fptune as JSON `null`.
+        let v = serde_json::json!({ "fptune": { "timeout": null, "digits-for": { "det": null } } });
+        let e = Metadata::from_package_metadata(&v).expect_err("refused").to_string();
+        assert!(e.contains("`timeout`, `digits-for.det` is not a finite number"), "{e}");
     }
 
     #[test]
