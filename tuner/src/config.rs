@@ -272,14 +272,38 @@ pub fn resolve(cli: &TuneArgs, meta: &Metadata, package_root: &Path) -> Result<S
     })
 }
 
-/// `--dsa-cpu`: `baseline` is the target's default CPU (no flag); any other name is passed to
-/// rustc as it is, and rustc says which it does not know.
+/// `--dsa-cpu`: `baseline` is the target's default CPU (no flag); any other name must be one
+/// `rustc --print target-cpus` lists (otherwise the first build would fail far from the cause).
 fn dsa_cpu(cpu: &str) -> Result<Option<String>> {
     let cpu = cpu.trim();
     if cpu.is_empty() || cpu.contains(char::is_whitespace) {
         bail!("--dsa-cpu {cpu:?}: give `native`, `baseline`, or one CPU name from `rustc --print target-cpus`");
     }
+    if cpu != "baseline" && cpu != "native" {
+        if let Some(known) = target_cpus() {
+            if !known.iter().any(|k| k == cpu) {
+                let near: Vec<&str> = known.iter().map(String::as_str).filter(|k| k.starts_with(&cpu[..cpu.len().min(3)])).take(6).collect();
+                let hint = if near.is_empty() { String::new() } else { format!(" (some it knows: {})", near.join(", ")) };
+                bail!("--dsa-cpu {cpu}: rustc knows no such CPU{hint}; give `native`, `baseline`, or a name from `rustc --print target-cpus`");
+            }
+        }
+    }
     Ok((cpu != "baseline").then(|| cpu.to_string()))
+}
+
+/// The CPU names rustc knows for the host target (None when rustc cannot say).
+fn target_cpus() -> Option<Vec<String>> {
+    let rustc = std::env::var_os("RUSTC").unwrap_or_else(|| "rustc".into());
+    let out = std::process::Command::new(rustc).args(["--print", "target-cpus"]).output().ok()?;
+    if !out.status.success() {
+        return None;
+    }
+    let names: Vec<String> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .filter(|l| l.starts_with(char::is_whitespace))
+        .filter_map(|l| l.split_whitespace().next().map(str::to_string))
+        .collect();
+    (!names.is_empty()).then_some(names)
 }
 
 /// Splits `--args` like a POSIX shell (quotes and backslashes), without running one.
@@ -426,6 +450,8 @@ mod tests {
         assert_eq!(with(None).expect("default").dsa_cpu.as_deref(), Some("native"));
         assert_eq!(with(Some("baseline")).expect("baseline").dsa_cpu, None);
         assert_eq!(with(Some(" znver4 ")).expect("a name").dsa_cpu.as_deref(), Some("znver4"));
+        let e = with(Some("nosuchcpu")).expect_err("unknown").to_string();
+        assert!(e.contains("rustc knows no such CPU"), "{e}");
         for bad in ["", "-C opt-level=0"] {
             let e = with(Some(bad)).expect_err("not one name");
             assert!(e.to_string().contains("rustc --print target-cpus"), "{e}");
