@@ -318,6 +318,10 @@ impl<'a> Lab<'a> {
         }
         let key = cache_key(ws, inv, settings, &run);
         let (cache, warning) = Cache::load(settings.out.join("cache.json"), key).map_err(TuneError::internal)?;
+        if let Some(w) = &warning {
+            // Said now, not only in the report: the runs it held will be made again.
+            console.stage(&format!("warning: {w}"));
+        }
         let mut workers = Vec::new();
         let dirs = ws.target_dir.join("fptune");
         std::fs::create_dir_all(&dirs)
