@@ -1541,6 +1541,17 @@ pub fn prepare(lab: &mut Lab<'_>) -> Result<Prepared, TuneError> {
     };
     let out = lab.logs.join("original.jsonl");
     let ran = lab.execute(&exe, &out, &log, None, None).map_err(TuneError::internal)?;
+    if ran.status == Status::TimedOut {
+        return Err(TuneError::Original(anyhow!(
+            "the original program did not end within {:.0} s ({}) with the arguments {:?}: does it wait for \
+             input or need arguments (--args)? fptune runs it with no standard input; a program that takes \
+             longer needs a larger --timeout SECS\n(full log: {})",
+            lab.timeout().as_secs_f64(),
+            if lab.settings.timeout.is_some() { "--timeout" } else { "fptune's limit for it; set one with --timeout" },
+            lab.settings.args,
+            log.display()
+        )));
+    }
     if !ran.status.success() {
         return Err(TuneError::Original(anyhow!(
             "the original program {} with {:?}: {}\n(full log: {})",

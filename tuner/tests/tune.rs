@@ -351,6 +351,23 @@ fn ctrl_c_stops_cleanly_and_removes_the_scratch_dirs() {
 }
 
 #[test]
+fn an_original_that_never_ends_is_stopped_at_the_timeout_and_told_with_the_limit() {
+    let dir = tempfile::Builder::new().prefix("fptune-test-user-").tempdir().expect("temp dir");
+    let krate = dir.path().join("waits");
+    std::fs::create_dir_all(krate.join("src")).expect("created");
+    std::fs::write(krate.join("Cargo.toml"), "[package]\nname = \"waits\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n[workspace]\n").expect("written");
+    // Waits for an argument it never gets, as a program reading its input file might.
+    std::fs::write(
+        krate.join("src/main.rs"),
+        "fn main() {\n    let x: f64 = 1.5;\n    while std::env::args().count() < 2 {\n        std::thread::sleep(std::time::Duration::from_millis(50));\n    }\n    println!(\"{x}\");\n}\n",
+    )
+    .expect("written");
+    let run = fptune(&krate, &["--auto", "--digits", "2", "-j", "1", "--timeout", "3"]);
+    assert_eq!(run.code, 4, "{}", run.stderr);
+    assert!(run.stderr.contains("did not end within 3 s (--timeout)") && run.stderr.contains("--args"), "{}", run.stderr);
+}
+
+#[test]
 fn an_output_directory_holding_the_users_files_is_refused_before_anything_is_written() {
     let (_dir, krate) = fixture("tune_sum");
     let before: Vec<_> = walkdir::WalkDir::new(&krate).sort_by_file_name().into_iter().map(|e| e.expect("entry").into_path()).collect();
