@@ -24,6 +24,7 @@ use crate::sources::{self, Marking, Sources};
 use crate::model::{CandidateRun, Configuration, FloatFormat, Knob, Outcome, Reason, Record, RunResult, Unit};
 use crate::probe::{self, DiagnosticLike, Probing, Round};
 use crate::process::{self, Command, Status};
+use crate::rundir::RunDirs;
 use crate::scratch::{FptuneDependency, Scratch, ScratchOptions};
 use crate::workspace;
 use crate::screen::Screening;
@@ -286,6 +287,8 @@ pub struct Lab<'a> {
     speculated: Mutex<HashMap<Configuration, (f64, f64)>>,
     /// Held while this run writes into `settings.out` (its cache, logs and report).
     _out_lock: std::fs::File,
+    /// Where programs run: copies of the package, one per job, reset before each run.
+    run_dirs: RunDirs,
     /// The host's triple, which every build names (`--target`) when DSA builds are compiled for
     /// a CPU of their own: DSA and native builds, whose flags then differ, share their build
     /// scripts and proc macros (built without either's flags). Not when cargo is told a target
@@ -353,7 +356,14 @@ impl<'a> Lab<'a> {
             }
             slot += 1;
         }
+        let run_dirs = RunDirs::create(
+            &ws.root,
+            &ScratchOptions { leak: settings.leak_dirs, skip: vec![ws.target_dir.clone(), settings.out.clone()], ..ScratchOptions::default() },
+            settings.jobs,
+        )
+        .map_err(TuneError::internal)?;
         Ok(Lab {
+            run_dirs,
             settings,
             ws,
             sources: Sources::plain(inv.sources.clone()),
@@ -424,8 +434,10 @@ impl<'a> Lab<'a> {
             .args(self.settings.args.iter())
             .env("FPTUNE_OUT", out.as_os_str())
             .env("FPTUNE_SEED", seed.unwrap_or(self.settings.seed).to_string())
-            .env("RUST_BACKTRACE", "0")
-            .cwd(self.ws.root.clone());
+            .env("RUST_BACKTRACE", "0");
+        // In a copy of the package, as it was: what the program writes stays there.
+        let dir = self.run_dirs.take()?;
+        cmd = cmd.cwd(dir.root().to_path_buf());
         if let Some(config) = formats {
             cmd = cmd.env(fptune::__rt::FORMATS_ENV, config.key());
         }

@@ -18,6 +18,7 @@ pub mod workspace;
 pub mod cargo;
 pub mod process;
 pub mod scratch;
+pub mod rundir;
 
 pub mod probe;
 pub mod splice;

@@ -352,31 +352,74 @@ fn ctrl_c_stops_cleanly_and_removes_the_scratch_dirs() {
 
 #[test]
 fn an_original_that_never_ends_is_stopped_at_the_timeout_and_told_with_the_limit() {
-    let dir = tempfile::Builder::new().prefix("fptune-test-user-").tempdir().expect("temp dir");
-    let krate = dir.path().join("waits");
-    std::fs::create_dir_all(krate.join("src")).expect("created");
-    std::fs::write(krate.join("Cargo.toml"), "[package]\nname = \"waits\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n[workspace]\n").expect("written");
     // Waits for an argument it never gets, as a program reading its input file might.
-    std::fs::write(
-        krate.join("src/main.rs"),
-        "fn main() {\n    let x: f64 = 1.5;\n    while std::env::args().count() < 2 {\n        std::thread::sleep(std::time::Duration::from_millis(50));\n    }\n    println!(\"{x}\");\n}\n",
-    )
-    .expect("written");
+    let main = "fn main() {\n    let x: f64 = 1.5;\n    while std::env::args().count() < 2 {\n        std::thread::sleep(std::time::Duration::from_millis(50));\n    }\n    println!(\"{x}\");\n}\n";
+    let (_dir, krate) = inline_crate("waits", main, &[]);
     let run = fptune(&krate, &["--auto", "--digits", "2", "-j", "1", "--timeout", "3"]);
     assert_eq!(run.code, 4, "{}", run.stderr);
     assert!(run.stderr.contains("did not end within 3 s (--timeout)") && run.stderr.contains("--args"), "{}", run.stderr);
 }
 
+/// A crate in a fresh temporary directory, outside any workspace: `main.rs` and more files.
+fn inline_crate(name: &str, main: &str, files: &[(&str, &str)]) -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::Builder::new().prefix("fptune-test-user-").tempdir().expect("temp dir");
+    let krate = dir.path().canonicalize().expect("canonical").join(name);
+    std::fs::create_dir_all(krate.join("src")).expect("created");
+    let manifest = format!("[package]\nname = \"{name}\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n[workspace]\n");
+    std::fs::write(krate.join("Cargo.toml"), manifest).expect("written");
+    std::fs::write(krate.join("src/main.rs"), main).expect("written");
+    for (rel, text) in files {
+        let path = krate.join(rel);
+        std::fs::create_dir_all(path.parent().expect("a parent")).expect("created");
+        std::fs::write(path, text).expect("written");
+    }
+    (dir, krate)
+}
+
+#[test]
+fn programs_run_in_a_copy_of_the_package_and_what_they_write_stays_there() {
+    // Reads its input and appends to a history, both relative to its working directory: each
+    // run must find the input as the user left it, and the user's tree must get no history.
+    let main = r#"use std::io::Write;
+fn main() {
+    let text = std::fs::read_to_string("data/input.txt").expect("the input");
+    let runs = text.lines().count();
+    let x: f64 = text.lines().next().unwrap().parse().unwrap();
+    std::fs::OpenOptions::new().append(true).open("data/input.txt").unwrap().write_all(b"9.0\n").unwrap();
+    std::fs::create_dir_all("results").unwrap();
+    std::fs::write("results/history.txt", format!("{runs}")).unwrap();
+    let y: f64 = x * 3.0 + runs as f64;
+    println!("{y}");
+}
+"#;
+    let (_dir, krate) = inline_crate("writes_files", main, &[("data/input.txt", "1.5\n")]);
+    let before = common_tree(&krate);
+    let run = fptune(&krate, &["--auto", "--digits", "3", "-j", "1"]);
+    assert_eq!(run.code, 0, "{}\n{}", run.stdout, run.stderr);
+    // Every run read one line: y = 5.5 in each.
+    let r = report(&krate);
+    assert_eq!(r["final_check"]["meets_requirement"], true, "{}", r["final_check"]);
+    assert!(r["reference"][0]["samples"][0].as_f64().is_some_and(|y| (y - 5.5).abs() < 1e-12), "{}", r["reference"]);
+    let mut after = common_tree(&krate);
+    after.retain(|p| !p.starts_with(krate.join("fptune.out")));
+    assert_eq!(before, after, "the program's runs wrote into the user's tree");
+    assert_eq!(std::fs::read_to_string(krate.join("data/input.txt")).expect("kept"), "1.5\n");
+}
+
+fn common_tree(root: &Path) -> Vec<PathBuf> {
+    walkdir::WalkDir::new(root).sort_by_file_name().into_iter().map(|e| e.expect("entry").into_path()).collect()
+}
+
 #[test]
 fn an_output_directory_holding_the_users_files_is_refused_before_anything_is_written() {
     let (_dir, krate) = fixture("tune_sum");
-    let before: Vec<_> = walkdir::WalkDir::new(&krate).sort_by_file_name().into_iter().map(|e| e.expect("entry").into_path()).collect();
+    let before = common_tree(&krate);
     for command in [&["fptune", "--digits", "2", "--out", "."][..], &["fptune", "batch", "--digits", "2", "--out", ".", "."]] {
         let run = Command::new(env!("CARGO_BIN_EXE_cargo-fptune")).args(command).current_dir(&krate).output().expect("runs");
         let stderr = String::from_utf8_lossy(&run.stderr);
         assert_eq!(run.status.code(), Some(2), "{command:?}: {stderr}");
         assert!(stderr.contains("holds files fptune did not write (`Cargo.toml`"), "{stderr}");
-        let after: Vec<_> = walkdir::WalkDir::new(&krate).sort_by_file_name().into_iter().map(|e| e.expect("entry").into_path()).collect();
+        let after = common_tree(&krate);
         assert_eq!(before, after, "{command:?} wrote into the crate");
     }
 }
