@@ -54,6 +54,7 @@ path = "src/lib.rs"
 [dependencies]
 $(dep half)
 $(dep ctor)
+typeid = "1.0.3"
 fptune-macros = { path = "$repo/macros" }
 EOF
 done

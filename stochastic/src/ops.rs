@@ -46,13 +46,7 @@ impl<F: Format> Stochastic<F> {
         if F::all_nonzero_finite(self.s) {
             return;
         }
-        let events = F::range_events(self.s, a.s, b.s, exact_nonzero);
-        if events & crate::lanes::OVERFLOWED != 0 {
-            note(Instability::Overflow);
-        }
-        if events & crate::lanes::UNDERFLOWED != 0 {
-            note(Instability::Underflow);
-        }
+        range_rest::<F>(self.s, a.s, b.s, exact_nonzero);
     }
 
     /// `a + b` in one format, with cancellation detection.
@@ -86,18 +80,8 @@ impl<F: Format> Stochastic<F> {
         if floor * k > 1.0 {
             return;
         }
-        // A sum not much smaller than its operands cannot have lost the threshold's digits:
-        // `|r_0| >= rho (|a_0| + |b_0|)` on the first samples, with `rho` about `22 / 10^digits`
-        // for binary64 (`stochastic::cancel_ratio_for`).
-        if surely_kept_digits(
-            [self.s[0].to_f64(), a.s[0].to_f64(), b.s[0].to_f64()],
-            stochastic::cancel_ratio(F::PRECISION),
-        ) {
-            return;
-        }
-        if cancellation_reported(self.samples_f64(), a.samples_f64(), b.samples_f64(), floor, k) {
-            stochastic::record(Instability::Cancellation);
-        }
+        let ([r0, r1, r2], [a0, a1, a2], [b0, b1, b2]) = (self.samples_f64(), a.samples_f64(), b.samples_f64());
+        cancellation_rest(F::PRECISION, floor, k, r0, r1, r2, a0, a1, a2, b0, b1, b2);
     }
 
     /// `a * b` in one format.
@@ -111,10 +95,11 @@ impl<F: Format> Stochastic<F> {
             Self::from_repr(F::mul3_exact(self.s[0], rhs.s[0], bits, stochastic::cpu_flags(mask)))
         } else {
             if stochastic::mask_has(mask, Instability::UnstableMultiplication)
-                && self.is_noise()
-                && rhs.is_noise()
+                && !F::surely_not_noise(self.s)
+                && !F::surely_not_noise(rhs.s)
             {
-                stochastic::record(Instability::UnstableMultiplication);
+                let ([a0, a1, a2], [b0, b1, b2]) = (self.samples_f64(), rhs.samples_f64());
+                noisy_product(a0, a1, a2, b0, b1, b2);
             }
             let bits = rng::direction_bits();
             Self::from_repr(F::mul3(self.s, rhs.s, bits, stochastic::cpu_flags(mask)))
@@ -129,8 +114,9 @@ impl<F: Format> Stochastic<F> {
     #[inline(always)]
     pub(crate) fn div_same(self, rhs: Self) -> Self {
         let mask = stochastic::detect_mask();
-        if stochastic::mask_has(mask, Instability::UnstableDivision) && rhs.is_noise() {
-            stochastic::record(Instability::UnstableDivision);
+        if stochastic::mask_has(mask, Instability::UnstableDivision) && !F::surely_not_noise(rhs.s) {
+            let [b0, b1, b2] = rhs.samples_f64();
+            noisy_divisor(b0, b1, b2);
         }
         let r = Self::apply2(self, rhs, F::div);
         if F::LIMITED_RANGE && mask & stochastic::RANGE_BITS != 0 {
@@ -174,6 +160,55 @@ impl<F: Format> Stochastic<F> {
     #[inline(always)]
     fn add_same_quiet(self, rhs: Self) -> Self {
         Self::apply2(self, rhs, F::add)
+    }
+}
+
+/// The rest of [`Stochastic::check_range`], for a zero or infinite result: rare, so out of line.
+#[cold]
+#[inline(never)]
+fn range_rest<F: Format>(r: [F::Repr; 3], a: [F::Repr; 3], b: [F::Repr; 3], exact_nonzero: bool) {
+    let events = F::range_events(r, a, b, exact_nonzero);
+    if events & crate::lanes::OVERFLOWED != 0 {
+        note(Instability::Overflow);
+    }
+    if events & crate::lanes::UNDERFLOWED != 0 {
+        note(Instability::Underflow);
+    }
+}
+
+/// An unstable multiplication when both factors are noise (the test the samples' bits did not
+/// decide; out of line, as [`cancellation_rest`]).
+#[inline(never)]
+fn noisy_product(a0: f64, a1: f64, a2: f64, b0: f64, b1: f64, b2: f64) {
+    if is_noise_f64([a0, a1, a2]) && is_noise_f64([b0, b1, b2]) {
+        stochastic::record(Instability::UnstableMultiplication);
+    }
+}
+
+/// An unstable division when the divisor is noise (as [`noisy_product`]).
+#[inline(never)]
+fn noisy_divisor(b0: f64, b1: f64, b2: f64) {
+    if is_noise_f64([b0, b1, b2]) {
+        stochastic::record(Instability::UnstableDivision);
+    }
+}
+
+/// The rest of [`Stochastic::check_cancellation`], for the sums its quick tests leave: out of
+/// line, as it costs more than the quick tests and runs far less often, so that every sum the
+/// user's code makes does not carry it (inlined into each, it made a 3,000-line DSA build spend
+/// minutes in LLVM). Scalars, not arrays: an array argument of an outlined function is passed by
+/// reference, which would keep the samples in memory on the fast path too.
+#[inline(never)]
+#[allow(clippy::too_many_arguments)]
+fn cancellation_rest(precision: u32, floor: f64, k: f64, r0: f64, r1: f64, r2: f64, a0: f64, a1: f64, a2: f64, b0: f64, b1: f64, b2: f64) {
+    // A sum not much smaller than its operands cannot have lost the threshold's digits:
+    // `|r_0| >= rho (|a_0| + |b_0|)` on the first samples, with `rho` about `22 / 10^digits`
+    // for binary64 (`stochastic::cancel_ratio_for`).
+    if surely_kept_digits([r0, a0, b0], stochastic::cancel_ratio(precision)) {
+        return;
+    }
+    if cancellation_reported([r0, r1, r2], [a0, a1, a2], [b0, b1, b2], floor, k) {
+        stochastic::record(Instability::Cancellation);
     }
 }
 
