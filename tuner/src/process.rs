@@ -14,6 +14,9 @@
 //! A global *interrupted* flag, set by the Ctrl-C handler ([`install_ctrlc_handler`]) or by
 //! [`interrupt`], makes [`run`] stop its child and return an [`Interrupted`] error.
 //!
+//! On Linux a child also dies with fptune (`PR_SET_PDEATHSIG`): killed with `SIGKILL`, fptune
+//! cannot stop its children, and a hanging candidate would otherwise run on with no timeout.
+//!
 //! Unix only (process groups and signals).
 
 use std::collections::BTreeSet;
@@ -481,6 +484,22 @@ pub fn run(command: &Command, timeout: Duration, log: &Path) -> Result<RunResult
     }
     if let Some(cwd) = &command.cwd {
         std_command.current_dir(cwd);
+    }
+    #[cfg(target_os = "linux")]
+    {
+        let parent = std::process::id() as libc::pid_t;
+        // SAFETY: prctl, getppid and _exit are async-signal-safe, as a child between fork and
+        // exec requires, and touch no memory of the parent.
+        unsafe {
+            std_command.pre_exec(move || {
+                libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
+                // fptune died before the line above: nothing would kill this child later.
+                if libc::getppid() != parent {
+                    libc::_exit(1);
+                }
+                Ok(())
+            });
+        }
     }
     if command.pooled {
         if let Some(pool) = job_pool() {

@@ -162,3 +162,41 @@ fn a_pooled_command_gets_the_shared_jobserver_and_others_do_not() {
     let plain = process::run(&Command::new("sh").args(["-c", show]).env_remove("CARGO_MAKEFLAGS"), Duration::from_secs(10), &log).expect("runs");
     assert_eq!(plain.stdout.trim(), "none");
 }
+
+/// Run by [`a_child_dies_when_fptune_is_killed`] in a process of its own (ignored otherwise):
+/// runs the `programs` executable named in the environment, which hangs, with a long timeout.
+#[test]
+#[ignore = "a helper: run by a_child_dies_when_fptune_is_killed"]
+fn helper_run_a_hanging_program() {
+    let (Some(exe), Some(pidfile)) = (std::env::var_os("FPTUNE_TEST_EXE"), std::env::var_os("FPTUNE_TEST_PIDFILE")) else {
+        return;
+    };
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let command = Command::new(exe).arg("pidfile").arg(pidfile);
+    let _ = process::run(&command, Duration::from_secs(600), &dir.path().join("log"));
+}
+
+#[test]
+fn a_child_dies_when_fptune_is_killed() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let pidfile = dir.path().join("pid");
+    let mut parent = std::process::Command::new(std::env::current_exe().expect("this test binary"))
+        .args(["--exact", "helper_run_a_hanging_program", "--ignored", "--nocapture"])
+        .env("FPTUNE_TEST_EXE", common::programs())
+        .env("FPTUNE_TEST_PIDFILE", &pidfile)
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .expect("the helper starts");
+    let deadline = std::time::Instant::now() + Duration::from_secs(60);
+    let child: u32 = loop {
+        if let Ok(text) = std::fs::read_to_string(&pidfile) {
+            break text.trim().parse().expect("a pid");
+        }
+        assert!(std::time::Instant::now() < deadline, "the hanging program never started");
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    // SIGKILL: the parent gets no chance to stop its children itself.
+    parent.kill().expect("killed");
+    parent.wait().expect("reaped");
+    assert!(common::process_is_gone(child), "the candidate {child} outlived the process that ran it");
+}
