@@ -18,7 +18,9 @@
 //!
 //! A scratch is deleted when dropped, unless it was created with [`ScratchOptions::leak`]
 //! (`--leak-dirs`). Live scratch directories are also listed globally so that the Ctrl-C handler
-//! can delete them ([`remove_all_live`]).
+//! can delete them ([`remove_all_live`]). A run killed with `SIGKILL` cannot: each scratch names
+//! its owner's process id in [`OWNER`], and the first scratch a run makes in a directory removes
+//! the scratches there whose owner is gone ([`remove_stale`]).
 
 use std::collections::{BTreeSet, HashMap};
 use std::ffi::OsStr;
@@ -77,6 +79,9 @@ pub struct Scratch {
     originals: Mutex<HashMap<String, Option<String>>>,
 }
 
+/// The file in a scratch's temporary directory that names the process that made it.
+pub const OWNER: &str = ".fptune-owner";
+
 /// Directories never copied, at any depth.
 const VCS_DIRS: [&str; 4] = [".git", ".hg", ".svn", ".jj"];
 
@@ -130,6 +135,15 @@ impl Scratch {
             scratch.dir.disable_cleanup(true);
         } else {
             live().insert(top.clone());
+            let owner = top.join(OWNER);
+            fs::write(&owner, std::process::id().to_string()).with_context(|| format!("cannot write {}", owner.display()))?;
+            if let Some(parent) = top.parent() {
+                static CLEANED: OnceLock<Mutex<BTreeSet<PathBuf>>> = OnceLock::new();
+                let first = CLEANED.get_or_init(Default::default).lock().unwrap_or_else(PoisonError::into_inner).insert(parent.to_path_buf());
+                if first {
+                    remove_stale(parent);
+                }
+            }
         }
 
         let mut skip: Vec<PathBuf> = options.skip.iter().filter_map(|p| p.canonicalize().ok()).collect();
@@ -335,6 +349,28 @@ pub fn remove_all_live() -> usize {
                 Err(_) if attempt < 4 => std::thread::sleep(std::time::Duration::from_millis(50)),
                 Err(_) => {}
             }
+        }
+    }
+    removed
+}
+
+/// Removes the scratch directories in `parent` left by runs that were killed: those whose
+/// [`OWNER`] file names a process that no longer exists. Returns how many it removed.
+pub fn remove_stale(parent: &Path) -> usize {
+    let Ok(entries) = fs::read_dir(parent) else { return 0 };
+    let mut removed = 0;
+    for entry in entries.flatten() {
+        let path = entry.path();
+        if !entry.file_name().to_string_lossy().starts_with("fptune-") {
+            continue;
+        }
+        let Some(pid) = fs::read_to_string(path.join(OWNER)).ok().and_then(|t| t.trim().parse::<libc::pid_t>().ok()) else {
+            continue;
+        };
+        // SAFETY: signal 0 only asks whether the process exists.
+        let gone = pid > 0 && unsafe { libc::kill(pid, 0) } != 0 && io::Error::last_os_error().raw_os_error() == Some(libc::ESRCH);
+        if gone && fs::remove_dir_all(&path).is_ok() {
+            removed += 1;
         }
     }
     removed

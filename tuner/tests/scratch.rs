@@ -184,3 +184,32 @@ fn target_and_version_control_dirs_are_not_copied() {
     }
     assert!(scratch.root().join("src/nested").is_dir());
 }
+
+#[test]
+fn a_run_removes_the_scratch_directories_of_runs_that_were_killed_and_no_others() {
+    let (_user, tree) = common::fixture("path_dep");
+    let parent = tempfile::tempdir().expect("a temporary directory");
+    let dead = {
+        let mut child = std::process::Command::new("true").spawn().expect("true runs");
+        child.wait().expect("reaped");
+        child.id()
+    };
+    let make = |name: &str, owner: Option<u32>| {
+        let dir = parent.path().join(name);
+        fs::create_dir_all(dir.join("copy/src")).expect("created");
+        if let Some(pid) = owner {
+            fs::write(dir.join(cargo_fptune::scratch::OWNER), pid.to_string()).expect("written");
+        }
+        dir
+    };
+    let killed = make("fptune-app-killed", Some(dead));
+    let running = make("fptune-app-running", Some(std::process::id()));
+    let unowned = make("fptune-app-leaked", None);
+    let other = make("someone-else", Some(dead));
+    let options = ScratchOptions { parent: Some(parent.path().to_path_buf()), ..Default::default() };
+    let scratch = Scratch::create(&tree.join("app"), &options).expect("scratch");
+    assert!(!killed.exists(), "the killed run's scratch is removed");
+    assert!(running.exists() && unowned.exists() && other.exists());
+    let owner = fs::read_to_string(scratch.dir().join(cargo_fptune::scratch::OWNER)).expect("an owner file");
+    assert_eq!(owner, std::process::id().to_string());
+}
