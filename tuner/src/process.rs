@@ -47,8 +47,16 @@ const MAX_POLL_INTERVAL: Duration = Duration::from_millis(20);
 const DRAIN_TIMEOUT: Duration = Duration::from_secs(2);
 
 /// How much of each stream is kept in memory; beyond it the oldest half is dropped (the log file
-/// still gets everything).
+/// keeps its own head and tail: [`LOG_HEAD`], [`LOG_TAIL`]).
 const MAX_CAPTURE: usize = 32 << 20;
+
+/// How much of a run's output its log gets as it arrives; past it, only the last [`LOG_TAIL`]
+/// bytes are kept, written when the run ends after a line saying how much was left out (a
+/// candidate printing gigabytes filled the disk).
+pub const LOG_HEAD: usize = 8 << 20;
+
+/// How much of the end of a long output the log keeps.
+pub const LOG_TAIL: usize = 1 << 20;
 
 /// The job tokens every cargo build of this process shares: a jobserver (the protocol of GNU
 /// make, which cargo and rustc speak) with one token fewer than the machine has cores, since each
@@ -370,7 +378,66 @@ impl Capture {
     }
 }
 
-type SharedLog = Arc<Mutex<File>>;
+/// A run's log: the file, and what of the output past [`LOG_HEAD`] is held for its tail.
+#[derive(Debug)]
+struct LogSink {
+    file: File,
+    /// Output bytes of this run written to the file so far.
+    written: usize,
+    /// The last output bytes past the head (at most about 2 x [`LOG_TAIL`] before trimming).
+    tail: Vec<u8>,
+    /// Output bytes neither written nor held.
+    dropped: u64,
+}
+
+impl LogSink {
+    /// Takes a chunk of the child's output.
+    fn output(&mut self, chunk: &[u8]) {
+        let head = chunk.len().min(LOG_HEAD.saturating_sub(self.written));
+        if head > 0 {
+            // A full disk must not stop the run; the capture still has it.
+            let _ = self.file.write_all(&chunk[..head]);
+            self.written += head;
+        }
+        self.tail.extend_from_slice(&chunk[head..]);
+        if self.tail.len() > 2 * LOG_TAIL {
+            let cut = self.tail.len() - LOG_TAIL;
+            self.dropped += cut as u64;
+            self.tail.drain(..cut);
+        }
+    }
+
+    /// Writes the held tail, after a line saying how much was left out.
+    fn finish(&mut self) -> io::Result<()> {
+        if self.tail.len() > LOG_TAIL {
+            let cut = self.tail.len() - LOG_TAIL;
+            self.dropped += cut as u64;
+            self.tail.drain(..cut);
+        }
+        if self.dropped > 0 {
+            writeln!(
+                self.file,
+                "\n# [{} bytes of output left out: the log keeps the first {} MiB and the last {} MiB]",
+                self.dropped,
+                LOG_HEAD >> 20,
+                LOG_TAIL >> 20
+            )?;
+        }
+        let tail = std::mem::take(&mut self.tail);
+        self.file.write_all(&tail)
+    }
+}
+
+impl Write for LogSink {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.file.write(buf)
+    }
+    fn flush(&mut self) -> io::Result<()> {
+        self.file.flush()
+    }
+}
+
+type SharedLog = Arc<Mutex<LogSink>>;
 
 /// Locks `mutex`, also when a thread panicked holding it (the data stays usable).
 pub(crate) fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -395,8 +462,7 @@ fn spawn_reader(
                     Ok(n) => {
                         lock(&capture).push(&buf[..n]);
                         if let Some(log) = &log {
-                            // A full disk must not stop the run; the capture still has it.
-                            let _ = lock(log).write_all(&buf[..n]);
+                            lock(log).output(&buf[..n]);
                         }
                     }
                     Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
@@ -540,6 +606,7 @@ pub fn run(command: &Command, timeout: Duration, log: &Path) -> Result<RunResult
         return Err(Interrupted.into());
     }
     let mut file = lock(&log_file);
+    file.finish().with_context(|| format!("could not write to the log {}", log.display()))?;
     let footer = match status {
         Status::TimedOut => format!("# timed out after {:.1} s; process group killed", timeout.as_secs_f64()),
         other => format!("# {other} after {:.2} s", elapsed.as_secs_f64()),
@@ -634,7 +701,7 @@ fn open_log(path: &Path) -> Result<SharedLog> {
         .append(true)
         .open(path)
         .with_context(|| format!("could not open the log {}", path.display()))?;
-    Ok(Arc::new(Mutex::new(file)))
+    Ok(Arc::new(Mutex::new(LogSink { file, written: 0, tail: Vec::new(), dropped: 0 })))
 }
 
 #[cfg(test)]

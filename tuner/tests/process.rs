@@ -200,3 +200,19 @@ fn a_child_dies_when_fptune_is_killed() {
     parent.wait().expect("reaped");
     assert!(common::process_is_gone(child), "the candidate {child} outlived the process that ran it");
 }
+
+#[test]
+fn a_flood_of_output_keeps_the_logs_head_and_tail_and_says_what_it_left_out() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let log = dir.path().join("flood.log");
+    let result = process::run(&Command::new(common::programs()).args(["flood", "40"]), Duration::from_secs(60), &log).expect("runs");
+    assert_eq!(result.status, Status::Exited(0));
+    let size = fs::metadata(&log).expect("a log").len() as usize;
+    assert!(size < process::LOG_HEAD + process::LOG_TAIL + 4096, "{size} bytes");
+    let text = fs::read_to_string(&log).expect("text");
+    assert!(text.starts_with("$ ") && text.contains("line                    0 x"), "the head is kept");
+    assert!(text.contains("bytes of output left out: the log keeps the first 8 MiB and the last 1 MiB]"));
+    let tail = text.split("left out").nth(1).expect("the tail follows the note");
+    assert!(tail.len() > process::LOG_TAIL && tail.contains("\nend\n\n# exited with code 0"), "the tail is kept");
+    assert!(result.stdout.ends_with("end\n") && result.stdout.len() < 40 << 20);
+}
