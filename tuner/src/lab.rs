@@ -296,6 +296,13 @@ pub struct Lab<'a> {
     triple: Option<String>,
 }
 
+impl Drop for Lab<'_> {
+    /// However the run ends (interrupted, an error), the runs it made are kept for the next.
+    fn drop(&mut self) {
+        let _ = self.save_cache();
+    }
+}
+
 impl<'a> Lab<'a> {
     /// Prepares the scratch copies (one per job), under `target/fptune/` of the workspace so
     /// that builds stay warm across runs, and loads the cache of runs from `settings.out`.
@@ -1950,6 +1957,8 @@ pub fn tune_for(lab: &Lab<'_>, prepared: &Prepared, req: &Requirement) -> Result
         let result =
             search::search(&problem, &options, &mut oracle, &mut |e| console.event(e)).map_err(TuneError::internal)?;
         count_tested(&result.tested, &mut counts, &mut process::lock(&lab.speculated));
+        // The search's runs are kept before the re-check, which may be interrupted.
+        lab.save_cache().map_err(TuneError::internal)?;
         console.stage("re-checking the configuration (DSA with another seed, then natively)");
         let check = final_check(lab, prepared, &result.configuration, &reference, req, &mut counts)
             .map_err(TuneError::internal)?;

@@ -318,6 +318,40 @@ fn a_workspace_member_with_a_build_script_and_two_binaries_is_tuned() {
 }
 
 #[test]
+fn an_interrupted_re_check_keeps_the_searchs_runs_for_the_next_run() {
+    use std::io::Read;
+    let (_dir, krate) = fixture("tune_sum");
+    let target = Path::new(env!("CARGO_TARGET_TMPDIR")).join("tune-target");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_cargo-fptune"))
+        .args(["fptune", "--digits", "2", "-j", "1", "--manifest-path"])
+        .arg(krate.join("Cargo.toml"))
+        .env("CARGO_TARGET_DIR", &target)
+        .stderr(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .expect("spawns");
+    let mut stderr = child.stderr.take().expect("stderr");
+    let mut seen = String::new();
+    let mut buf = [0u8; 256];
+    while !seen.contains("re-checking") {
+        let n = stderr.read(&mut buf).expect("reads");
+        assert!(n > 0, "fptune ended before its re-check: {seen}");
+        seen.push_str(&String::from_utf8_lossy(&buf[..n]));
+    }
+    // SAFETY: kill(2) on our own child's pid.
+    unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGINT) };
+    let _ = stderr.read_to_string(&mut seen);
+    child.wait().expect("waits");
+    let cache: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(krate.join("fptune.out/cache.json")).expect("a cache")).expect("JSON");
+    assert!(cache["runs"].as_array().is_some_and(|r| r.len() > 1), "{seen}");
+    let again = fptune(&krate, &["--digits", "2", "-j", "1", "--json"]);
+    assert_eq!(again.code, 0, "{}", again.stderr);
+    let r: serde_json::Value = serde_json::from_str(&again.stdout).expect("JSON");
+    assert!(r["counts"]["cached"].as_u64().is_some_and(|n| n > 0) && r["counts"]["executions"] == 0, "{}", r["counts"]);
+}
+
+#[test]
 fn ctrl_c_stops_cleanly_and_removes_the_scratch_dirs() {
     use std::io::Read;
     let (_dir, krate) = fixture("tune_sum");
