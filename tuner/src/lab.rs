@@ -1589,6 +1589,12 @@ pub fn prepare(lab: &mut Lab<'_>) -> Result<Prepared, TuneError> {
             lab.settings.args
         )));
     }
+    // A `--digits-for` name no check has is a typo: said now, not after the preparation.
+    let known: BTreeSet<&str> = original_records.iter().map(|r| r.name.as_str()).collect();
+    let unknown: Vec<String> = lab.settings.digits.per_name.keys().filter(|n| !known.contains(n.as_str())).cloned().collect();
+    if !unknown.is_empty() {
+        return Err(TuneError::Usage(validate::ReferenceError::UnknownNames { unknown, known: known.iter().map(|s| s.to_string()).collect() }.into()));
+    }
     // Printed values that change from run to run are no results (a clock, a random seed): a
     // second run tells them.
     let mut unsteady = BTreeSet::new();

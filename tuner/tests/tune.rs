@@ -318,6 +318,15 @@ fn a_workspace_member_with_a_build_script_and_two_binaries_is_tuned() {
 }
 
 #[test]
+fn a_digits_for_name_no_check_has_is_refused_after_the_first_run_as_a_usage_error() {
+    let (_dir, krate) = fixture("tune_sum");
+    let run = fptune(&krate, &["--digits", "2", "-j", "1", "--digits-for", "recoverd=1"]);
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(run.stderr.contains("--digits-for names `recoverd`, which the reference run never checked") && run.stderr.contains("`recovered`"), "{}", run.stderr);
+    assert!(!run.stderr.contains("probing"), "refused before the probe: {}", run.stderr);
+}
+
+#[test]
 fn an_interrupted_re_check_keeps_the_searchs_runs_for_the_next_run() {
     use std::io::Read;
     let (_dir, krate) = fixture("tune_sum");
