@@ -289,6 +289,8 @@ pub struct Lab<'a> {
     _out_lock: std::fs::File,
     /// Where programs run: copies of the package, one per job, reset before each run.
     run_dirs: RunDirs,
+    /// Where fptune's builds go: `fptune/` in the workspace's target directory ([`build_dir`]).
+    build_dir: PathBuf,
     /// The host's triple, which every build names (`--target`) when DSA builds are compiled for
     /// a CPU of their own: DSA and native builds, whose flags then differ, share their build
     /// scripts and proc macros (built without either's flags). Not when cargo is told a target
@@ -333,10 +335,7 @@ impl<'a> Lab<'a> {
             console.stage(&format!("warning: {w}"));
         }
         let mut workers = Vec::new();
-        let dirs = ws.target_dir.join("fptune");
-        std::fs::create_dir_all(&dirs)
-            .with_context(|| format!("cannot create {}", dirs.display()))
-            .map_err(TuneError::internal)?;
+        let dirs = build_dir(ws, console).map_err(TuneError::Usage)?;
         // Each worker target directory is locked while in use, so that two fptune runs in one
         // workspace (two requirements, two terminals) never build into the same directory: the
         // second takes the next free ones.
@@ -370,6 +369,7 @@ impl<'a> Lab<'a> {
         )
         .map_err(TuneError::internal)?;
         Ok(Lab {
+            build_dir: dirs,
             run_dirs,
             settings,
             ws,
@@ -745,7 +745,7 @@ impl Lab<'_> {
         };
         let worker0 = lock(self, 0)?;
         let scratch = &worker0.scratch;
-        let typing_apart = self.ws.target_dir.join("fptune").join("typing");
+        let typing_apart = self.build_dir.join("typing");
         let mut check = self.build_options(scratch, false);
         check.check = true;
         let prepared = sources::prepare(scratch, self.sources.user.clone(), &self.ws.roots, &marking, &typing_apart, &check, &self.logs)
@@ -1524,6 +1524,26 @@ pub fn tune(settings: &Settings, ws: &Workspace, inv: &Inventory, console: &Cons
     tuned.counts.other_builds += prepared.counts.other_builds;
     tuned.counts.total_seconds = started.elapsed().as_secs_f64();
     Ok(tuned)
+}
+
+/// Where fptune's builds go: `fptune/` in the workspace's target directory, so that they stay
+/// warm from run to run; where that cannot be written (a read-only checkout), a directory of
+/// the system's temporary directory named after the package's path, said on the terminal.
+fn build_dir(ws: &Workspace, console: &Console) -> Result<PathBuf> {
+    let dirs = ws.target_dir.join("fptune");
+    let writable = |d: &Path| std::fs::create_dir_all(d).and_then(|()| tempfile::tempfile_in(d).map(drop));
+    let Err(e) = writable(&dirs) else { return Ok(dirs) };
+    let key: String = Sha256::digest(ws.root.to_string_lossy().as_bytes()).iter().take(8).map(|b| format!("{b:02x}")).collect();
+    let other = std::env::temp_dir().join(format!("fptune-target-{key}"));
+    writable(&other).with_context(|| {
+        format!("cannot write {} ({e}) nor {}: set CARGO_TARGET_DIR to a directory fptune can build in", dirs.display(), other.display())
+    })?;
+    console.stage(&format!(
+        "cannot write {} ({e}): building in {} instead (set CARGO_TARGET_DIR to choose)",
+        dirs.display(),
+        other.display()
+    ));
+    Ok(other)
 }
 
 fn lock<'w>(lab: &'w Lab<'_>, i: usize) -> Result<std::sync::MutexGuard<'w, Worker>, TuneError> {

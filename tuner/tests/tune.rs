@@ -327,6 +327,27 @@ fn a_digits_for_name_no_check_has_is_refused_after_the_first_run_as_a_usage_erro
 }
 
 #[test]
+fn a_target_directory_that_cannot_be_written_gives_way_to_a_temporary_one() {
+    let (dir, krate) = fixture("tune_sum");
+    // A target "directory" that is a file: nothing can be created under it, as under a
+    // read-only checkout (which root, running the tests, could write).
+    let blocked = dir.path().join("blocked");
+    std::fs::write(&blocked, "").expect("written");
+    let tmp = tempfile::tempdir().expect("tmp");
+    let run = Command::new(env!("CARGO_BIN_EXE_cargo-fptune"))
+        .args(["fptune", "--digits", "2", "-j", "1", "--manifest-path"])
+        .arg(krate.join("Cargo.toml"))
+        .env("CARGO_TARGET_DIR", &blocked)
+        .env("TMPDIR", tmp.path())
+        .output()
+        .expect("runs");
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert!(run.status.success(), "{stderr}");
+    assert!(stderr.contains("blocked/fptune (") && stderr.contains("building in") && stderr.contains("set CARGO_TARGET_DIR to choose"), "{stderr}");
+    assert!(std::fs::read_dir(tmp.path()).expect("tmp").flatten().any(|e| e.file_name().to_string_lossy().starts_with("fptune-target-")));
+}
+
+#[test]
 fn an_interrupted_re_check_keeps_the_searchs_runs_for_the_next_run() {
     use std::io::Read;
     let (_dir, krate) = fixture("tune_sum");
