@@ -12,6 +12,11 @@
 //!   cargo applied to it in the user's tree) and its workspace's `Cargo.lock`, so the same
 //!   versions are used.
 //!
+//! The copy sits where the package's own parent and grandparent are mirrored
+//! ([`mirror_ancestors`]): what the code reaches above the package by a relative path
+//! (`include_str!("../../data.txt")`, `#[path = "../common/x.rs"]`, a build script reading
+//! `../schema`, a program reading `../input`) is found there as in the user's tree.
+//!
 //! The user's tree is only ever read. Each scratch has its own target directory, kept for the
 //! whole run, so the builds of successive candidates are incremental: [`Scratch::write_sources`]
 //! writes only the files whose text changes, and cargo recompiles only what depends on them.
@@ -118,7 +123,7 @@ impl Scratch {
         }
         .context("cannot create a temporary directory for a scratch copy (is the disk full?)")?;
         let top = dir.path().canonicalize().context("cannot resolve the scratch directory")?;
-        let root = top.join(&dir_name);
+        let root = mirror_ancestors(&source_root, &top)?.join(&dir_name);
         let target_dir = options.target_dir.clone().unwrap_or_else(|| top.join("target"));
 
         let mut scratch = Scratch {
@@ -352,6 +357,43 @@ pub fn remove_all_live() -> usize {
         }
     }
     removed
+}
+
+/// How many of the package's ancestors a scratch mirrors.
+const MIRRORED_ANCESTORS: usize = 2;
+
+/// Makes under `top/tree` the directories standing for the package's parent and grandparent (named
+/// as they are), each holding a symbolic link to every entry of the directory it stands for but
+/// the one on the way down to the package; returns the one standing for the parent, where the
+/// copy goes. Best effort: an entry that cannot be linked is left out (said nowhere: a build
+/// that needed it fails with its own error).
+fn mirror_ancestors(source_root: &Path, top: &Path) -> Result<PathBuf> {
+    // Outermost first, each with the name of its child on the way down.
+    let mut levels: Vec<(&Path, &OsStr)> = Vec::new();
+    let mut child = source_root;
+    for ancestor in source_root.ancestors().skip(1).take(MIRRORED_ANCESTORS) {
+        let (Some(name), Some(_)) = (child.file_name(), ancestor.parent()) else { break };
+        levels.push((ancestor, name));
+        child = ancestor;
+    }
+    levels.reverse();
+    // Apart from what the scratch keeps at its top (its default target directory, its owner).
+    let mut mirror = top.join("tree");
+    for (i, (dir, on_the_way)) in levels.iter().enumerate() {
+        if i > 0 {
+            mirror.push(dir.file_name().unwrap_or(OsStr::new("up")));
+        }
+        fs::create_dir_all(&mirror).with_context(|| format!("cannot create {}", mirror.display()))?;
+        let Ok(entries) = fs::read_dir(dir) else { continue };
+        for entry in entries.flatten() {
+            let path = entry.path();
+            if entry.file_name() == **on_the_way || path == top || top.starts_with(&path) {
+                continue;
+            }
+            let _ = std::os::unix::fs::symlink(&path, mirror.join(entry.file_name()));
+        }
+    }
+    Ok(mirror)
 }
 
 /// Removes the scratch directories in `parent` left by runs that were killed: those whose

@@ -162,9 +162,10 @@ fn a_leaked_scratch_survives_its_drop() {
     let (_user, tree) = common::fixture("path_dep");
     let options = ScratchOptions { leak: true, ..Default::default() };
     let scratch = Scratch::create(&tree.join("app"), &options).expect("scratch");
-    let kept = scratch.dir().to_path_buf();
+    let (kept, manifest) = (scratch.dir().to_path_buf(), scratch.manifest_path());
+    assert!(manifest.starts_with(&kept));
     drop(scratch);
-    assert!(kept.join("app/Cargo.toml").is_file());
+    assert!(manifest.is_file());
     fs::remove_dir_all(&kept).expect("clean up");
 }
 

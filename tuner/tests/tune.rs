@@ -470,6 +470,29 @@ fn main() {
     assert_eq!(std::fs::read_to_string(krate.join("data/input.txt")).expect("kept"), "1.5\n");
 }
 
+#[test]
+fn files_above_the_package_and_cargo_config_env_are_seen_as_cargo_build_sees_them() {
+    // `include_str!` of a file beside the package and `[env]` of the parent's cargo config:
+    // both need the scratch copies to see the package's surroundings.
+    let main = r#"fn main() {
+    let text = include_str!("../../shared.txt");
+    let x: f64 = text.trim().parse().unwrap();
+    let scale: f64 = env!("FPTUNE_TEST_SCALE").parse().unwrap();
+    println!("{}", x * scale / 3.0);
+}
+"#;
+    let (dir, krate) = inline_crate("reaches_up", main, &[]);
+    let parent = krate.parent().expect("a parent");
+    std::fs::write(parent.join("shared.txt"), "1.25\n").expect("written");
+    std::fs::create_dir_all(parent.join(".cargo")).expect("created");
+    std::fs::write(parent.join(".cargo/config.toml"), "[env]\nFPTUNE_TEST_SCALE = \"2.5\"\n").expect("written");
+    let run = fptune(&krate, &["--auto", "--digits", "3", "-j", "1"]);
+    assert_eq!(run.code, 0, "{}\n{}", run.stdout, run.stderr);
+    let r = report(&krate);
+    assert!(r["reference"][0]["samples"][0].as_f64().is_some_and(|y| (y - 1.25 * 2.5 / 3.0).abs() < 1e-12), "{}", r["reference"]);
+    drop(dir);
+}
+
 fn common_tree(root: &Path) -> Vec<PathBuf> {
     walkdir::WalkDir::new(root).sort_by_file_name().into_iter().map(|e| e.expect("entry").into_path()).collect()
 }
