@@ -779,6 +779,13 @@ impl Lab<'_> {
         }
         self.printed = self.settings.check_printed || (self.settings.auto && inv.checks.is_empty());
         if inv.knobs.is_empty() {
+            // Nothing was typed because the copy did not compile: that is what to say.
+            if let Some(failed) = prepared.dropped.iter().find(|d| d.starts_with("the typing build did not compile")) {
+                return Err(TuneError::Original(anyhow!(
+                    "the crate does not build in fptune's copy of it, so no knob could be found: {failed} (full log: {})",
+                    self.logs.join("typing.log").display()
+                )));
+            }
             return Err(TuneError::Usage(anyhow!(if self.settings.auto {
                 "no knobs: --auto found no float declaration in the crate's program files (or in --auto-in)"
             } else {
