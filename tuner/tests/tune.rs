@@ -493,6 +493,14 @@ fn files_above_the_package_and_cargo_config_env_are_seen_as_cargo_build_sees_the
     drop(dir);
 }
 
+#[test]
+fn a_crate_that_does_not_compile_is_said_so_under_auto_not_knobless() {
+    let (_dir, krate) = inline_crate("broken_auto", "fn main() {\n    let x: f64 = \"1.5\";\n    println!(\"{x}\");\n}\n", &[]);
+    let run = fptune(&krate, &["--auto", "--digits", "3", "-j", "1"]);
+    assert_eq!(run.code, 4, "{}", run.stderr);
+    assert!(run.stderr.contains("does not build") && run.stderr.contains("mismatched types"), "{}", run.stderr);
+}
+
 fn common_tree(root: &Path) -> Vec<PathBuf> {
     walkdir::WalkDir::new(root).sort_by_file_name().into_iter().map(|e| e.expect("entry").into_path()).collect()
 }
