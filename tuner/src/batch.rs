@@ -286,7 +286,9 @@ pub struct BatchOutcome {
 
 /// The manifest of a crate given as a directory or as its `Cargo.toml`.
 fn manifest_of(path: &Path) -> PathBuf {
-    if path.is_dir() {
+    // A path that is not a manifest names a crate's directory, there or not (a missing one is
+    // then said as a missing Cargo.toml, and titled by its own name).
+    if path.is_dir() || path.extension().is_none_or(|e| e != "toml") {
         path.join("Cargo.toml")
     } else {
         path.to_path_buf()

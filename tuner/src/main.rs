@@ -125,7 +125,12 @@ fn tune(args: &TuneArgs) -> i32 {
                 } else {
                     println!("{}", report::table(&r));
                     println!("{}", report::summary(&r));
-                    println!("results in {} (apply with `cargo fptune apply`)", settings.out.display());
+                    let apply = if settings.out == ws.root.join("fptune.out") {
+                        "cargo fptune apply".to_string()
+                    } else {
+                        format!("cargo fptune apply --out {}", settings.out.display())
+                    };
+                    println!("results in {} (apply with `{apply}`)", settings.out.display());
                 }
                 exit::SUCCESS
             }

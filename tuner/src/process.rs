@@ -232,7 +232,7 @@ impl RunResult {
 /// The last `max_bytes` of `text` (cut at a char boundary, then at the next line start if that
 /// drops less than half of it), without trailing whitespace.
 fn tail(text: &str, max_bytes: usize) -> String {
-    let text = text.trim_end();
+    let text = &printable(text.trim_end());
     if text.len() <= max_bytes {
         return text.to_string();
     }
@@ -247,6 +247,45 @@ fn tail(text: &str, max_bytes: usize) -> String {
         }
     }
     cut.to_string()
+}
+
+/// `text` with the terminal's control sequences a program may print (colours, cursor moves,
+/// titles) removed and any other control character but newline and tab shown as `\u{..}`: what
+/// fptune shows of a program's output on the terminal and in report.md must not act on either.
+pub fn printable(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '\u{1b}' => match chars.peek() {
+                // CSI: parameters and intermediates up to a final byte in @..~.
+                Some('[') => {
+                    chars.next();
+                    for c in chars.by_ref() {
+                        if ('@'..='~').contains(&c) {
+                            break;
+                        }
+                    }
+                }
+                // OSC: up to BEL or ESC \\.
+                Some(']') => {
+                    chars.next();
+                    while let Some(c) = chars.next() {
+                        if c == '\u{7}' || (c == '\u{1b}' && chars.next_if_eq(&'\\').is_some()) {
+                            break;
+                        }
+                    }
+                }
+                _ => {
+                    chars.next();
+                }
+            },
+            '\n' | '\t' => out.push(c),
+            c if c.is_control() => out.push_str(&c.escape_unicode().to_string()),
+            c => out.push(c),
+        }
+    }
+    out
 }
 
 /// The error [`run`] returns when the run was interrupted (Ctrl-C): its child is already stopped.
@@ -706,6 +745,13 @@ fn open_log(path: &Path) -> Result<SharedLog> {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_programs_escape_sequences_do_not_reach_the_terminal() {
+        let text = "\u{1b}[31mred\u{1b}[0m and \u{1b}]0;title\u{7}bell\u{7}, \u{1b}]8;;x\u{1b}\\link\rcr\n\tend";
+        assert_eq!(super::printable(text), "red and bell\\u{7}, link\\u{d}cr\n\tend");
+        assert_eq!(super::tail("ok\u{1b}[2J", 100), "ok");
+    }
+
     use super::*;
 
     #[test]

@@ -546,6 +546,8 @@ fn options_choose_the_ladder_the_requirements_the_output_and_keep_scratch_dirs()
     let formats: Vec<String> = found(&r).into_iter().map(|(_, f)| f).collect();
     assert_eq!(formats[0], "bf16");
     assert!(!krate.join("fptune.out").exists(), "--out moves the output");
+    let stdout = String::from_utf8_lossy(&run.stdout);
+    assert!(stdout.contains(&format!("cargo fptune apply --out {}", out.path().display())), "{stdout}");
     assert!(std::fs::read_dir(tmp.path()).expect("tmp").count() > 0, "--leak-dirs keeps the scratch copies");
 }
 
@@ -570,6 +572,7 @@ fn batch_tunes_each_requirement_once_per_run_and_writes_tables_and_charts() {
     assert_eq!(tables.as_array().map(Vec::len), Some(2));
     let (table, bad) = (&tables[0], &tables[1]);
     assert!(bad["error"].as_str().is_some_and(|e| e.contains("cargo metadata")), "{bad}");
+    assert_eq!(bad["package"], "no_such_crate", "a missing crate is titled by its own name");
 
     assert_eq!(table["package"], "tune_sum");
     let rows = table["rows"].as_array().expect("rows");
