@@ -90,7 +90,7 @@ pub struct TuneArgs {
     #[command(flatten)]
     pub package: PackageArgs,
     /// Required correct significant digits of every checked result.
-    #[arg(long, value_name = "N", allow_negative_numbers = true)]
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = finite)]
     pub digits: Option<f64>,
     /// Required digits of one checked result (repeatable): `--digits-for energy=6`.
     #[arg(long = "digits-for", value_name = "NAME=D")]
@@ -118,7 +118,7 @@ pub struct RunArgs {
     pub jobs: Option<usize>,
     /// Seconds a candidate may run before it is killed (default: 10 x the DSA reference's run
     /// time, at least 20 s).
-    #[arg(long, value_name = "SECS", allow_negative_numbers = true)]
+    #[arg(long, value_name = "SECS", allow_negative_numbers = true, value_parser = finite)]
     pub timeout: Option<f64>,
     /// Random seed of the stochastic arithmetic (default: 1), for repeatable runs.
     #[arg(long, value_name = "N")]
@@ -235,6 +235,15 @@ impl Cli {
     }
 }
 
+/// A finite number as written (`1e400` is refused as written, not read as infinity).
+fn finite(text: &str) -> Result<f64, String> {
+    match text.trim().parse::<f64>() {
+        Ok(x) if x.is_finite() => Ok(x),
+        Ok(_) => Err(format!("`{text}` is not a finite number")),
+        Err(_) => Err(format!("`{text}` is not a number")),
+    }
+}
+
 /// Parses `NAME=D` of `--digits-for`.
 pub fn parse_digits_for(spec: &str) -> anyhow::Result<(String, f64)> {
     let (name, digits) = spec
@@ -271,6 +280,13 @@ mod tests {
         assert_eq!(cli.tune.args.as_deref(), Some("-n 3"));
         assert_eq!(cli.tune.run.jobs, Some(2));
         assert!(cli.tune.run.json);
+    }
+
+    #[test]
+    fn a_number_too_large_to_be_finite_is_refused_as_written() {
+        let error = Cli::try_parse_from(["cargo-fptune", "--digits", "1e400"]).expect_err("refused").to_string();
+        assert!(error.contains("`1e400` is not a finite number"), "{error}");
+        assert!(Cli::try_parse_from(["cargo-fptune", "--timeout", "inf"]).is_err());
     }
 
     #[test]

@@ -1589,7 +1589,7 @@ pub fn prepare(lab: &mut Lab<'_>) -> Result<Prepared, TuneError> {
     let ran = lab.execute(&exe, &out, &log, None, None).map_err(TuneError::internal)?;
     if ran.status == Status::TimedOut {
         return Err(TuneError::Original(anyhow!(
-            "the original program did not end within {:.0} s ({}) with the arguments {:?}: does it wait for \
+            "the original program did not end within {} s ({}) with the arguments {:?}: does it wait for \
              input or need arguments (--args)? fptune runs it with no standard input; a program that takes \
              longer needs a larger --timeout SECS\n(full log: {})",
             lab.timeout().as_secs_f64(),
