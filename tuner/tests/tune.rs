@@ -348,6 +348,18 @@ fn a_target_directory_that_cannot_be_written_gives_way_to_a_temporary_one() {
 }
 
 #[test]
+fn a_corrupt_cache_is_said_on_the_terminal_and_replaced() {
+    let (_dir, krate) = fixture("tune_sum");
+    std::fs::create_dir_all(krate.join("fptune.out")).expect("created");
+    std::fs::write(krate.join("fptune.out/cache.json"), "{ not json").expect("written");
+    let run = fptune(&krate, &["--digits", "2", "-j", "1"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(run.stderr.contains("fptune: warning: ignoring the cache") && run.stderr.contains("it is not valid"), "{}", run.stderr);
+    let cache = std::fs::read_to_string(krate.join("fptune.out/cache.json")).expect("a cache");
+    assert!(serde_json::from_str::<serde_json::Value>(&cache).is_ok(), "replaced by a valid one");
+}
+
+#[test]
 fn an_interrupted_re_check_keeps_the_searchs_runs_for_the_next_run() {
     use std::io::Read;
     let (_dir, krate) = fixture("tune_sum");
