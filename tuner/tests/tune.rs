@@ -359,6 +359,65 @@ fn a_corrupt_cache_is_said_on_the_terminal_and_replaced() {
     assert!(serde_json::from_str::<serde_json::Value>(&cache).is_ok(), "replaced by a valid one");
 }
 
+/// `chattr` on a tree, undone when dropped.
+struct Immutable(PathBuf);
+
+impl Immutable {
+    /// Makes `root` immutable (what root's permissions cannot do), or says why not.
+    fn new(root: &Path) -> Result<Immutable, String> {
+        let out = Command::new("chattr").args(["-R", "+i"]).arg(root).output().map_err(|e| e.to_string())?;
+        if !out.status.success() {
+            let _ = Command::new("chattr").args(["-R", "-i"]).arg(root).output();
+            return Err(String::from_utf8_lossy(&out.stderr).into_owned());
+        }
+        Ok(Immutable(root.to_path_buf()))
+    }
+}
+
+impl Drop for Immutable {
+    fn drop(&mut self) {
+        let _ = Command::new("chattr").args(["-R", "-i"]).arg(&self.0).output();
+    }
+}
+
+#[test]
+fn a_read_only_crate_is_tuned_with_its_output_elsewhere_and_left_as_it_was() {
+    let (_dir, krate) = fixture("tune_sum");
+    let before = common_tree(&krate);
+    let hash = |root: &Path| -> Vec<(PathBuf, Vec<u8>)> {
+        common_tree(root).into_iter().filter(|p| p.is_file()).map(|p| (p.clone(), std::fs::read(&p).expect("readable"))).collect()
+    };
+    let contents = hash(&krate);
+    let guard = match Immutable::new(&krate) {
+        Ok(g) => g,
+        Err(why) => {
+            eprintln!("skipped: this machine cannot make a tree immutable with chattr ({why})");
+            return;
+        }
+    };
+    assert!(std::fs::write(krate.join("probe.txt"), "").is_err(), "the crate is read-only now");
+    let (out, tmp) = (tempfile::tempdir().expect("out"), tempfile::tempdir().expect("tmp"));
+    let run = Command::new(env!("CARGO_BIN_EXE_cargo-fptune"))
+        .args(["fptune", "--digits", "2", "-j", "1", "--out"])
+        .arg(out.path())
+        .arg("--manifest-path")
+        .arg(krate.join("Cargo.toml"))
+        .env_remove("CARGO_TARGET_DIR")
+        .env("TMPDIR", tmp.path())
+        .output()
+        .expect("runs");
+    drop(guard);
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert!(run.status.success(), "{stderr}");
+    assert!(stderr.contains("building in") && stderr.contains("set CARGO_TARGET_DIR to choose"), "{stderr}");
+    assert!(out.path().join("report.json").is_file());
+    assert_eq!(common_tree(&krate), before);
+    assert_eq!(hash(&krate), contents, "the crate's files are byte for byte as they were");
+    // Only the builds' directory is left in the temporary directory: no scratch copy.
+    let left: Vec<String> = std::fs::read_dir(tmp.path()).expect("tmp").flatten().map(|e| e.file_name().to_string_lossy().into_owned()).collect();
+    assert!(left.iter().all(|n| n.starts_with("fptune-target-")), "{left:?}");
+}
+
 #[test]
 fn an_interrupted_re_check_keeps_the_searchs_runs_for_the_next_run() {
     use std::io::Read;
