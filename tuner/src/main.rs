@@ -125,11 +125,15 @@ fn tune(args: &TuneArgs) -> i32 {
                 } else {
                     println!("{}", report::table(&r));
                     println!("{}", report::summary(&r));
-                    let apply = if settings.out == ws.root.join("fptune.out") {
-                        "cargo fptune apply".to_string()
-                    } else {
-                        format!("cargo fptune apply --out {}", settings.out.display())
-                    };
+                    let mut apply = "cargo fptune apply".to_string();
+                    if settings.out != ws.root.join("fptune.out") {
+                        apply.push_str(&format!(" --out {}", settings.out.display()));
+                    }
+                    // Run from elsewhere, apply must be told the crate too.
+                    let here = std::env::current_dir().ok().and_then(|d| d.canonicalize().ok());
+                    if here.as_deref() != ws.root.canonicalize().ok().as_deref() {
+                        apply.push_str(&format!(" --manifest-path {}", ws.manifest.display()));
+                    }
                     println!("results in {} (apply with `{apply}`)", settings.out.display());
                 }
                 exit::SUCCESS

@@ -618,7 +618,10 @@ fn options_choose_the_ladder_the_requirements_the_output_and_keep_scratch_dirs()
     assert_eq!(formats[0], "bf16");
     assert!(!krate.join("fptune.out").exists(), "--out moves the output");
     let stdout = String::from_utf8_lossy(&run.stdout);
-    assert!(stdout.contains(&format!("cargo fptune apply --out {}", out.path().display())), "{stdout}");
+    assert!(
+        stdout.contains(&format!("cargo fptune apply --out {} --manifest-path {}", out.path().display(), krate.join("Cargo.toml").display())),
+        "{stdout}"
+    );
     assert!(std::fs::read_dir(tmp.path()).expect("tmp").count() > 0, "--leak-dirs keeps the scratch copies");
 }
 
