@@ -207,18 +207,20 @@ pub fn resolve(cli: &TuneArgs, meta: &Metadata, package_root: &Path) -> Result<S
              (or `digits = N` in [package.metadata.fptune])"
         ),
     };
-    if !(1.0..=17.0).contains(&default) {
-        bail!("--digits {default}: give a number of significant decimal digits between 1 and 17");
-    }
+    let digits = |what: String, d: f64| -> Result<()> {
+        if !(1.0..=17.0).contains(&d) {
+            bail!("{what}: give a number of significant decimal digits between 1 and 17");
+        }
+        Ok(())
+    };
+    digits(format!("--digits {default}"), default)?;
     let mut per_name = meta.digits_for.clone();
     for spec in &cli.digits_for {
         let (name, d) = parse_digits_for(spec)?;
         per_name.insert(name, d);
     }
-    for (name, d) in &per_name {
-        if !(1.0..=17.0).contains(d) {
-            bail!("--digits-for {name}={d}: give a number of significant decimal digits between 1 and 17");
-        }
+    for (name, &d) in &per_name {
+        digits(format!("--digits-for {name}={d}"), d)?;
     }
     let target = cli.run.target.clone().or_else(|| meta.target.clone()).unwrap_or_else(|| "ieee".into());
     let ladder = ladder(&target, package_root)?;

@@ -1014,18 +1014,20 @@ fn unchecked_units(lab: &Lab<'_>, units: &[Unit], start: &Configuration) -> Resu
 
 /// Whether two runs gave the same results, bit for bit, but for the records at `unsteady`
 /// positions (printed values that change from run to run: a clock).
+/// Whether the `i`-th records of two runs agree: bit for bit, or only in name and index where
+/// the value changes from run to run (`unsteady`).
+fn same_record(i: usize, x: &Record, y: &Record, unsteady: &BTreeSet<usize>) -> bool {
+    if unsteady.contains(&i) {
+        x.name == y.name && x.index == y.index
+    } else {
+        x == y
+    }
+}
+
 fn same_results(a: &RunResult, b: &RunResult, unsteady: &BTreeSet<usize>) -> bool {
     match (a, b) {
         (RunResult::Finished { records: ra, overflows: oa }, RunResult::Finished { records: rb, overflows: ob }) => {
-            oa == ob
-                && ra.len() == rb.len()
-                && ra.iter().zip(rb).enumerate().all(|(i, (x, y))| {
-                    if unsteady.contains(&i) {
-                        x.name == y.name && x.index == y.index
-                    } else {
-                        x == y
-                    }
-                })
+            oa == ob && ra.len() == rb.len() && ra.iter().zip(rb).enumerate().all(|(i, (x, y))| same_record(i, x, y, unsteady))
         }
         // Both killed: neither gave records, and either is an invalid candidate.
         (RunResult::TimedOut { .. }, RunResult::TimedOut { .. }) => true,
@@ -1054,14 +1056,7 @@ fn first_difference(own: &RunResult, single: &RunResult, unsteady: &BTreeSet<usi
     if ro.len() != rs.len() {
         return format!("{} checked values against the own build's {}", rs.len(), ro.len());
     }
-    let differs = |(i, (x, y)): &(usize, (&Record, &Record))| {
-        if unsteady.contains(i) {
-            x.name != y.name || x.index != y.index
-        } else {
-            x != y
-        }
-    };
-    match ro.iter().zip(rs).enumerate().find(differs) {
+    match ro.iter().zip(rs).enumerate().find(|&(i, (x, y))| !same_record(i, x, y, unsteady)) {
         Some((i, (x, y))) => format!(
             "checked value {} ({}[{}]): {:?} there, {:?} in the single build{}",
             i + 1,
@@ -1069,7 +1064,7 @@ fn first_difference(own: &RunResult, single: &RunResult, unsteady: &BTreeSet<usi
             x.index,
             x.samples,
             y.samples,
-            if x.name == y.name && x.samples == y.samples { " (their other fields differ)" } else { "" }
+            if x.name == y.name && x.same_samples(y) { " (their other fields differ)" } else { "" }
         ),
         None => format!("{os} overflows against the own build's {oo}"),
     }
@@ -1617,11 +1612,7 @@ pub fn prepare(lab: &mut Lab<'_>) -> Result<Prepared, TuneError> {
         )));
     }
     // A `--digits-for` name no check has is a typo: said now, not after the preparation.
-    let known: BTreeSet<&str> = original_records.iter().map(|r| r.name.as_str()).collect();
-    let unknown: Vec<String> = lab.settings.digits.per_name.keys().filter(|n| !known.contains(n.as_str())).cloned().collect();
-    if !unknown.is_empty() {
-        return Err(TuneError::Usage(validate::ReferenceError::UnknownNames { unknown, known: known.iter().map(|s| s.to_string()).collect() }.into()));
-    }
+    validate::known_names(&original_records, &lab.settings.digits.per_name).map_err(|e| TuneError::Usage(e.into()))?;
     // Printed values that change from run to run are no results (a clock, a random seed): a
     // second run tells them.
     let mut unsteady = BTreeSet::new();

@@ -196,20 +196,28 @@ pub struct Record {
     pub digits: f64,
 }
 
+/// The same float output: equal bits, or both NaN.
+fn same_float(a: f64, b: f64) -> bool {
+    a.to_bits() == b.to_bits() || (a.is_nan() && b.is_nan())
+}
+
 impl PartialEq for Record {
     fn eq(&self, other: &Self) -> bool {
-        let same = |a: f64, b: f64| a.to_bits() == b.to_bits() || (a.is_nan() && b.is_nan());
         self.name == other.name
             && self.index == other.index
             && self.format == other.format
             && self.stochastic == other.stochastic
-            && same(self.digits, other.digits)
-            && self.samples.len() == other.samples.len()
-            && self.samples.iter().zip(&other.samples).all(|(&a, &b)| same(a, b))
+            && same_float(self.digits, other.digits)
+            && self.same_samples(other)
     }
 }
 
 impl Record {
+    /// Whether both records hold the same samples, bit for bit (NaN equal to NaN).
+    pub fn same_samples(&self, other: &Record) -> bool {
+        self.samples.len() == other.samples.len() && self.samples.iter().zip(&other.samples).all(|(&a, &b)| same_float(a, b))
+    }
+
     /// Mean of the samples.
     pub fn mean(&self) -> f64 {
         self.samples.iter().sum::<f64>() / self.samples.len().max(1) as f64

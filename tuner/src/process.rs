@@ -745,14 +745,14 @@ fn open_log(path: &Path) -> Result<SharedLog> {
 
 #[cfg(test)]
 mod tests {
+    use super::*;
+
     #[test]
     fn a_programs_escape_sequences_do_not_reach_the_terminal() {
         let text = "\u{1b}[31mred\u{1b}[0m and \u{1b}]0;title\u{7}bell\u{7}, \u{1b}]8;;x\u{1b}\\link\rcr\n\tend";
-        assert_eq!(super::printable(text), "red and bell\\u{7}, link\\u{d}cr\n\tend");
-        assert_eq!(super::tail("ok\u{1b}[2J", 100), "ok");
+        assert_eq!(printable(text), "red and bell\\u{7}, link\\u{d}cr\n\tend");
+        assert_eq!(tail("ok\u{1b}[2J", 100), "ok");
     }
-
-    use super::*;
 
     #[test]
     fn a_command_line_is_quoted_for_a_shell() {

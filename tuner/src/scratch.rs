@@ -387,7 +387,8 @@ fn mirror_ancestors(source_root: &Path, top: &Path) -> Result<PathBuf> {
         let Ok(entries) = fs::read_dir(dir) else { continue };
         for entry in entries.flatten() {
             let path = entry.path();
-            if entry.file_name() == **on_the_way || path == top || top.starts_with(&path) {
+            // The scratch itself, when it lies in the package's surroundings, is not linked.
+            if entry.file_name() == **on_the_way || top.starts_with(&path) {
                 continue;
             }
             let _ = std::os::unix::fs::symlink(&path, mirror.join(entry.file_name()));

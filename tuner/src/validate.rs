@@ -295,6 +295,16 @@ pub fn reference(records: Vec<Record>, req: &Requirement) -> Result<Reference, R
     reference_with(records, req, &BTreeSet::new(), |_| false)
 }
 
+/// Refuses per-name requirements (`--digits-for`) that name no checked value of `records`.
+pub fn known_names(records: &[Record], per_name: &BTreeMap<String, f64>) -> Result<(), ReferenceError> {
+    let known: BTreeSet<&str> = records.iter().map(|r| r.name.as_str()).collect();
+    let unknown: Vec<String> = per_name.keys().filter(|n| !known.contains(n.as_str())).cloned().collect();
+    if unknown.is_empty() {
+        return Ok(());
+    }
+    Err(ReferenceError::UnknownNames { unknown, known: known.iter().map(|s| s.to_string()).collect() })
+}
+
 /// [`reference`], where the records at `unsteady` positions are not judged, and a record
 /// `lenient` allows (a printed value, not a `check!`) that is not finite or has fewer digits than
 /// required is not judged either instead of refusing the reference ([`Reference::unchecked`]).
@@ -314,11 +324,7 @@ pub fn reference_with(
     if records.is_empty() {
         return Err(ReferenceError::NoChecks);
     }
-    let known: BTreeSet<&str> = records.iter().map(|r| r.name.as_str()).collect();
-    let unknown: Vec<String> = req.per_name.keys().filter(|n| !known.contains(n.as_str())).cloned().collect();
-    if !unknown.is_empty() {
-        return Err(ReferenceError::UnknownNames { unknown, known: known.iter().map(|s| s.to_string()).collect() });
-    }
+    known_names(&records, &req.per_name)?;
     let not_finite: Vec<String> = records
         .iter()
         .enumerate()

@@ -317,6 +317,28 @@ fn a_workspace_member_with_a_build_script_and_two_binaries_is_tuned() {
     assert_eq!(found(&r), vec![("scale".into(), "f16".into()), ("offset".into(), "f64".into())]);
 }
 
+/// `cargo fptune --digits 2 -j 1` on `krate` (scratch copies in `tmp` when given), running,
+/// once its stderr has said `stage`: the child, its stderr, and what it said so far.
+fn fptune_until(krate: &Path, tmp: Option<&Path>, stage: &str) -> (std::process::Child, std::process::ChildStderr, String) {
+    use std::io::Read;
+    let target = Path::new(env!("CARGO_TARGET_TMPDIR")).join("tune-target");
+    let mut command = Command::new(env!("CARGO_BIN_EXE_cargo-fptune"));
+    command.args(["fptune", "--digits", "2", "-j", "1", "--manifest-path"]).arg(krate.join("Cargo.toml")).env("CARGO_TARGET_DIR", &target);
+    if let Some(tmp) = tmp {
+        command.env("TMPDIR", tmp);
+    }
+    let mut child = command.stderr(std::process::Stdio::piped()).stdout(std::process::Stdio::null()).spawn().expect("spawns");
+    let mut stderr = child.stderr.take().expect("stderr");
+    let mut seen = String::new();
+    let mut buf = [0u8; 256];
+    while !seen.contains(stage) {
+        let n = stderr.read(&mut buf).expect("reads");
+        assert!(n > 0, "fptune ended before `{stage}`: {seen}");
+        seen.push_str(&String::from_utf8_lossy(&buf[..n]));
+    }
+    (child, stderr, seen)
+}
+
 #[test]
 fn a_digits_for_name_no_check_has_is_refused_after_the_first_run_as_a_usage_error() {
     let (_dir, krate) = fixture("tune_sum");
@@ -422,23 +444,7 @@ fn a_read_only_crate_is_tuned_with_its_output_elsewhere_and_left_as_it_was() {
 fn an_interrupted_re_check_keeps_the_searchs_runs_for_the_next_run() {
     use std::io::Read;
     let (_dir, krate) = fixture("tune_sum");
-    let target = Path::new(env!("CARGO_TARGET_TMPDIR")).join("tune-target");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_cargo-fptune"))
-        .args(["fptune", "--digits", "2", "-j", "1", "--manifest-path"])
-        .arg(krate.join("Cargo.toml"))
-        .env("CARGO_TARGET_DIR", &target)
-        .stderr(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::null())
-        .spawn()
-        .expect("spawns");
-    let mut stderr = child.stderr.take().expect("stderr");
-    let mut seen = String::new();
-    let mut buf = [0u8; 256];
-    while !seen.contains("re-checking") {
-        let n = stderr.read(&mut buf).expect("reads");
-        assert!(n > 0, "fptune ended before its re-check: {seen}");
-        seen.push_str(&String::from_utf8_lossy(&buf[..n]));
-    }
+    let (mut child, mut stderr, mut seen) = fptune_until(&krate, None, "re-checking");
     // SAFETY: kill(2) on our own child's pid.
     unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGINT) };
     let _ = stderr.read_to_string(&mut seen);
@@ -457,24 +463,7 @@ fn ctrl_c_stops_cleanly_and_removes_the_scratch_dirs() {
     use std::io::Read;
     let (_dir, krate) = fixture("tune_sum");
     let tmp = tempfile::tempdir().expect("tmp");
-    let target = Path::new(env!("CARGO_TARGET_TMPDIR")).join("tune-target");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_cargo-fptune"))
-        .args(["fptune", "--digits", "2", "-j", "1", "--manifest-path"])
-        .arg(krate.join("Cargo.toml"))
-        .env("CARGO_TARGET_DIR", &target)
-        .env("TMPDIR", tmp.path())
-        .stderr(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::null())
-        .spawn()
-        .expect("spawns");
-    let mut stderr = child.stderr.take().expect("stderr");
-    let mut seen = String::new();
-    let mut buf = [0u8; 256];
-    while !seen.contains("probing") {
-        let n = stderr.read(&mut buf).expect("reads");
-        assert!(n > 0, "fptune ended before probing: {seen}");
-        seen.push_str(&String::from_utf8_lossy(&buf[..n]));
-    }
+    let (mut child, mut stderr, mut seen) = fptune_until(&krate, Some(tmp.path()), "probing");
     assert!(std::fs::read_dir(tmp.path()).expect("tmp").count() > 0, "a scratch dir exists while tuning");
     // SAFETY: kill(2) on our own child's pid.
     unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGINT) };
