@@ -1232,9 +1232,9 @@ impl Rewriter {
                         _ => self.visit_expr_mut(arg),
                     }
                 }
-                if let Some(at) = crate::printed::format_index(&name).filter(|_| self.printed) {
-                    if let Some(recorded) = crate::printed::record(&args, &written, at) {
-                        args = recorded;
+                if let Some((at, stdout)) = crate::printed::format_index(&name) {
+                    if let Some(shown) = crate::printed::rewrite(&args, &written, at, stdout && self.printed) {
+                        args = shown;
                     }
                 }
                 mac.tokens = args.into_token_stream();

@@ -1,11 +1,14 @@
-//! Printed results (`#[fptune::tune(printed)]`): every argument of `print!`, `println!`,
-//! `write!` and `writeln!` in the item is recorded as a checked result when the run asks for
-//! printed results, then formatted as written.
+//! The arguments of formatting macros. Every value a formatting macro of a marked item formats
+//! is passed as `Shown(&value)`, which formats as the value does but gives the 16-bit formats the
+//! caller's flags in `{:e}` (`fptune::__rt::Shown`). Printed results
+//! (`#[fptune::tune(printed)]`): every value of `print!`, `println!`, `write!` and `writeln!` is
+//! also recorded as a checked result when the run asks for printed results.
 //!
 //! ```text
 //! println!("{} {x:.3} {:>1$}", a, w, n)
-//!   -> println!("{} {x:.3} {:>1$}", match &a { v => { (&&printing(v)).__fp_printed(NAME); v } }, w,
-//!               match &n { .. }, x = match &x { .. })
+//!   -> println!("{} {x:.3} {:>1$}", Shown(match &a { v => { (&&printing(v)).__fp_printed(NAME); v } }), w,
+//!               Shown(match &n { .. }), x = Shown(match &x { .. }))
+//! format!("{:e}", a) -> format!("{:e}", Shown(&(a)))
 //! ```
 //!
 //! The format string is read to tell values from counts: an argument used as a width or a
@@ -23,11 +26,13 @@ use quote::{quote_spanned, ToTokens};
 use syn::spanned::Spanned;
 use syn::{Expr, Token};
 
-/// The macros whose arguments are printed, and the index of their format string.
-pub fn format_index(name: &str) -> Option<usize> {
+/// The formatting macros, the index of their format string, and whether what they format is
+/// printed to stdout (a printed result).
+pub fn format_index(name: &str) -> Option<(usize, bool)> {
     match name {
-        "print" | "println" => Some(0),
-        "write" | "writeln" => Some(1),
+        "print" | "println" => Some((0, true)),
+        "write" | "writeln" => Some((1, true)),
+        "eprint" | "eprintln" | "format" => Some((0, false)),
         _ => None,
     }
 }
@@ -227,13 +232,20 @@ fn user_text(written: &Expr) -> String {
     e.to_token_stream().to_string().split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
-/// Rewrites the arguments of a printing macro (already split, format string at `at`): each value
-/// recorded, implicit captures added as named arguments; `written` are the arguments as the user
-/// wrote them, which name the records. `None` leaves the call as it is.
-pub fn record(
+/// `Shown(&(e))`, or `Shown(recorded)` when the value is recorded too.
+fn shown(e: &Expr, written: &Expr, record: bool, span: Span) -> Expr {
+    let inner: Expr = if record { recorded(e, written, span) } else { syn::parse_quote_spanned!(span=> &(#e)) };
+    syn::parse_quote_spanned!(span=> ::fptune::__rt::Shown(#inner))
+}
+
+/// Rewrites the arguments of a formatting macro (already split, format string at `at`): each value
+/// shown, and recorded when `record`; implicit captures added as named arguments; `written` are
+/// the arguments as the user wrote them, which name the records. `None` leaves the call as it is.
+pub fn rewrite(
     args: &syn::punctuated::Punctuated<Expr, Token![,]>,
     written: &syn::punctuated::Punctuated<Expr, Token![,]>,
     at: usize,
+    record: bool,
 ) -> Option<syn::punctuated::Punctuated<Expr, Token![,]>> {
     let written_at = |i: usize| written.iter().nth(i);
     let Some(Expr::Lit(syn::ExprLit { lit: syn::Lit::Str(fmt), .. })) = args.iter().nth(at) else {
@@ -275,17 +287,17 @@ pub fn record(
                         Some(Expr::Assign(w)) => (*w.right).clone(),
                         _ => (*a.right).clone(),
                     };
-                    *a.right = recorded(&a.right, &user, a.right.span());
+                    *a.right = shown(&a.right, &user, record, a.right.span());
                     out.push(Expr::Assign(a));
                 } else {
                     out.push(e.clone());
                 }
             }
-            _ if plain(&Arg::Index(i - at - 1)) => out.push(recorded(e, written_at(i).unwrap_or(e), e.span())),
+            _ if plain(&Arg::Index(i - at - 1)) => out.push(shown(e, written_at(i).unwrap_or(e), record, e.span())),
             _ => out.push(e.clone()),
         }
     }
-    // `{x}`: a captured variable, given as a named argument to be recorded.
+    // `{x}`: a captured variable, given as a named argument to be shown (and recorded).
     let captured: BTreeSet<String> = holders
         .iter()
         .filter_map(|h| match &h.value {
@@ -296,7 +308,7 @@ pub fn record(
     for n in captured {
         let ident = syn::Ident::new(&n, fmt.span());
         let value: Expr = syn::parse_quote_spanned!(fmt.span()=> #ident);
-        let rec = recorded(&value, &value, fmt.span());
+        let rec = shown(&value, &value, record, fmt.span());
         out.push(syn::parse_quote_spanned!(fmt.span()=> #ident = #rec));
     }
     let _ = quote_spanned!(fmt.span()=>);
@@ -339,13 +351,18 @@ mod tests {
     fn printed_values_are_recorded_and_counts_left_as_they_are() {
         let args: syn::punctuated::Punctuated<Expr, Token![,]> =
             syn::parse_quote!("{} {:>1$} {z} {k}", a, w, k = 3);
-        let out = record(&args, &args, 0).expect("rewritten");
+        let out = rewrite(&args, &args, 0, true).expect("rewritten");
         let text = out.to_token_stream().to_string();
         assert_eq!(out.len(), 5, "{text}");
         assert!(text.contains("match & (a)"), "{text}");
         // `w` is the width of `{:>1$}`, the value of which is `w` too (index 1): a count wins.
         assert!(!text.contains("match & (w)"), "{text}");
-        assert!(text.contains("k = match & (3)"), "{text}");
-        assert!(text.contains("z = match & (z)"), "{text}");
+        assert!(text.contains("k = :: fptune :: __rt :: Shown (match & (3)"), "{text}");
+        assert!(text.contains("z = :: fptune :: __rt :: Shown (match & (z)"), "{text}");
+        // Not recorded: shown only.
+        let out = rewrite(&args, &args, 0, false).expect("rewritten");
+        let text = out.to_token_stream().to_string();
+        assert!(text.contains(":: fptune :: __rt :: Shown (& (a))") && !text.contains("printing"), "{text}");
+        assert!(!text.contains("Shown (& (w))"), "{text}");
     }
 }

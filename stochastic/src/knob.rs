@@ -535,6 +535,12 @@ impl std::fmt::LowerExp for Sdyn {
     }
 }
 
+impl std::fmt::UpperExp for Sdyn {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        read!(*self, x => std::fmt::UpperExp::fmt(&x, f))
+    }
+}
+
 impl Checkable for Sdyn {
     fn visit(&self, f: &mut dyn FnMut(crate::check::Record)) {
         read!(*self, x => x.visit(f))
@@ -816,6 +822,12 @@ impl<F: Tag, const K: u32, V: Dyn> std::fmt::Display for Knob<F, K, V> {
 impl<F: Tag, const K: u32, V: Dyn> std::fmt::LowerExp for Knob<F, K, V> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         std::fmt::LowerExp::fmt(&self.get(), f)
+    }
+}
+
+impl<F: Tag, const K: u32, V: Dyn + std::fmt::UpperExp> std::fmt::UpperExp for Knob<F, K, V> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::UpperExp::fmt(&self.get(), f)
     }
 }
 
@@ -1319,6 +1331,14 @@ mod tests {
                 assert_eq!(p, expect, "{a:?} with {b:?}");
             }
         }
+    }
+
+    #[test]
+    fn a_native_16_bit_value_prints_its_exponent_form_with_the_callers_flags() {
+        let x = <Ndyn as Dyn>::from_f64(5.9604645e-8, Fmt::F16);
+        assert_eq!(format!("{:>20.13e}|{:.2E}", x, x), "  5.9604644775391e-8|5.96E-8");
+        let y = <Ndyn as Dyn>::from_f64(0.1, Fmt::F64);
+        assert_eq!(format!("{:>10.3e}|{:E}", y, y), "  1.000e-1|1E-1");
     }
 
     #[test]

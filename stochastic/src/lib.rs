@@ -43,6 +43,7 @@ mod knob;
 mod lanes;
 mod math;
 mod printed;
+mod shown;
 mod ops;
 mod rng;
 mod round;
@@ -57,6 +58,7 @@ pub mod __rt {
     pub use crate::knob::{set_formats, Dyn, DynMath, Fmt, Knob, Ndyn, Sdyn, Tag, CONSTANT, FORMATS_ENV, MAX_UNITS};
     pub use crate::heal::{to_native, to_stochastic, ToNative, ToStochastic};
     pub use crate::printed::{printing, Printing, PRINTED_ENV, PRINTED_PREFIX};
+    pub use crate::shown::Shown;
     pub use crate::rt::*;
     pub use crate::startup::started;
     // What expansions name from `core`, reached through the crate so that they resolve in

@@ -1787,6 +1787,12 @@ impl<F: Format, const K: u32> std::fmt::LowerExp for Probe<F, K> {
     }
 }
 
+impl<F: Format + std::fmt::UpperExp, const K: u32> std::fmt::UpperExp for Probe<F, K> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::UpperExp::fmt(&self.0, f)
+    }
+}
+
 impl<F: Format + std::iter::Sum, const K: u32> std::iter::Sum for Probe<F, K> {
     fn sum<I: Iterator<Item = Self>>(iter: I) -> Self {
         Probe(iter.map(|p| p.0).sum())

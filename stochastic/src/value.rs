@@ -333,6 +333,18 @@ impl<F: Format> fmt::LowerExp for Stochastic<F> {
     }
 }
 
+/// `Display`'s text with an upper-case exponent (`8.33E-2`).
+impl<F: Format> fmt::UpperExp for Stochastic<F> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let text = match f.precision() {
+            Some(p) => format!("{:.*}", p, self),
+            None => format!("{}", self),
+        };
+        let text = text.replace('e', "E");
+        pad(f, &text)
+    }
+}
+
 impl<F: Format> fmt::Debug for Stochastic<F> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let [a, b, c] = self.samples();

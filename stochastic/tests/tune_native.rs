@@ -104,3 +104,30 @@ mod constructors {
 fn constructors_take_the_annotated_type() {
     assert_eq!(constructors::filled(3), vec![0.0, 0.5, 1.0]);
 }
+
+#[fptune::tune]
+mod layout {
+    use std::fmt::Write as _;
+
+    /// A table row as npb-lu prints its verification: a knob lowered to binary16 in an exponent
+    /// column with width and precision, a captured one, and a generic one.
+    pub fn row(#[tune] dif: fptune::f16, #[tune] x: f64) -> String {
+        let mut s = String::new();
+        write!(s, "{:>12.3e}{:>12.3e}", x, dif).unwrap();
+        let e = dif;
+        s += &format!("|{e:<10.2E}|{:+.1e}", generic(dif));
+        s
+    }
+
+    fn generic<T: Copy>(t: T) -> T {
+        t
+    }
+}
+
+#[test]
+fn sixteen_bit_knobs_print_with_the_callers_width_and_precision() {
+    // `half`'s own `{:e}` would print `5.9604645e-8` unpadded: the applied code's columns would
+    // run together.
+    let row = layout::row(f16::from_f64(5.9604645e-8), 0.25);
+    assert_eq!(row, "    2.500e-1    5.960e-8|5.96E-8   |+6.0e-8");
+}

@@ -291,9 +291,23 @@ impl std::fmt::Display for Ndyn {
     }
 }
 
+// The exponent forms write a narrower format's value as the `f32` that holds it exactly:
+// `half`'s own `{:e}` drops the caller's width and precision (see `shown.rs`).
 impl std::fmt::LowerExp for Ndyn {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        read_native!(*self, x => std::fmt::LowerExp::fmt(&x, f))
+        match self.f {
+            Fmt::F64 => std::fmt::LowerExp::fmt(&self.r, f),
+            _ => std::fmt::LowerExp::fmt(&self.s(), f),
+        }
+    }
+}
+
+impl std::fmt::UpperExp for Ndyn {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.f {
+            Fmt::F64 => std::fmt::UpperExp::fmt(&self.r, f),
+            _ => std::fmt::UpperExp::fmt(&self.s(), f),
+        }
     }
 }
 
