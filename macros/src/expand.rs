@@ -69,6 +69,10 @@ fn expand(args: TokenStream, item: TokenStream, user_facing: bool) -> TokenStrea
     let mut errors = discovery.errors;
     if STOCHASTIC {
         unconst_float_fns(&mut item);
+    } else {
+        // The native single build: a `const fn` holding its knob types computes with them as
+        // any function does (a `Knob`'s operations are no `const` ones).
+        unconst_fns_writing(&mut item, "Knob");
     }
     let context = Context::of(&item);
     generalize_knob_params(&mut item, &context.aliases);
@@ -86,6 +90,11 @@ fn expand(args: TokenStream, item: TokenStream, user_facing: bool) -> TokenStrea
     ElaboratedParams.visit_item_mut(&mut item);
     if STOCHASTIC {
         StochasticTypes.visit_item_mut(&mut item);
+    } else {
+        // The probe build: a `const fn` is left as written, knob types and all, as the native
+        // builds leave it (so rustc names where its knobs meet each other's type), but it can no
+        // longer be `const`: a `Probe`'s operations are not.
+        unconst_fns_writing(&mut item, "Probe");
     }
 
     let mut out = item.into_token_stream();
@@ -203,6 +212,11 @@ fn generalize_knob_params(item: &mut Item, aliases: &BTreeSet<String>) {
     }
     impl Generalize<'_> {
         fn apply(&self, sig: &mut syn::Signature, block: &mut Block) {
+            // A `const fn` (native builds) keeps its parameters: a conversion is no `const`
+            // operation, and its callers give it its own types, as the user's code does.
+            if sig.constness.is_some() {
+                return;
+            }
             let mut entry: Vec<Stmt> = Vec::new();
             for input in sig.inputs.iter_mut() {
                 let FnArg::Typed(pt) = input else { continue };
@@ -558,6 +572,40 @@ impl VisitMut for ElaboratedParams {
         }
         visit_mut::visit_expr_closure_mut(self, c);
     }
+}
+
+/// Makes each `const fn` of the item that writes `::fptune::__rt::<name>` (`Knob`, `Probe`: a type
+/// of fptune's builds, whose operations are no `const` ones) an ordinary `fn`. A `const fn` of
+/// the user's types (the native builds, the applied code) stays `const`, its body as written.
+fn unconst_fns_writing(item: &mut Item, name: &'static str) {
+    struct Find(&'static str, bool);
+    impl<'ast> Visit<'ast> for Find {
+        fn visit_path(&mut self, p: &'ast syn::Path) {
+            let n = p.segments.len();
+            self.1 |= n >= 2 && p.segments[n - 2].ident == "__rt" && p.segments[n - 1].ident == self.0;
+            syn::visit::visit_path(self, p);
+        }
+    }
+    struct Unconst(&'static str);
+    impl VisitMut for Unconst {
+        fn visit_item_fn_mut(&mut self, f: &mut syn::ItemFn) {
+            let mut find = Find(self.0, false);
+            find.visit_item_fn(f);
+            if find.1 {
+                f.sig.constness = None;
+            }
+            visit_mut::visit_item_fn_mut(self, f);
+        }
+        fn visit_impl_item_fn_mut(&mut self, f: &mut syn::ImplItemFn) {
+            let mut find = Find(self.0, false);
+            find.visit_impl_item_fn(f);
+            if find.1 {
+                f.sig.constness = None;
+            }
+            visit_mut::visit_impl_item_fn_mut(self, f);
+        }
+    }
+    Unconst(name).visit_item_mut(item);
 }
 
 /// Whether the item writes a single build's knob type (`::fptune::__rt::Knob<F, U, ..>`): the

@@ -129,8 +129,7 @@ impl Marker<'_> {
     fn items(&mut self, items: &[syn::Item]) {
         for item in items {
             match item {
-                // A `const fn` stays as written: a knob's conversions are no `const` operations.
-                syn::Item::Fn(f) if !skipped(&f.attrs) && f.sig.constness.is_none() => {
+                syn::Item::Fn(f) if !skipped(&f.attrs) => {
                     let at = self.item_start(&f.attrs, head(&f.vis, &f.sig));
                     self.insert(at, "#[fptune::tune(printed)] ");
                     self.signature(&f.sig, at);
@@ -141,7 +140,7 @@ impl Marker<'_> {
                     let trait_impl = i.trait_.is_some();
                     for it in &i.items {
                         match it {
-                            syn::ImplItem::Fn(f) if !skipped(&f.attrs) && f.sig.constness.is_none() => {
+                            syn::ImplItem::Fn(f) if !skipped(&f.attrs) => {
                                 if !trait_impl {
                                     let at = self.item_start(&f.attrs, head(&f.vis, &f.sig));
                                     self.signature(&f.sig, at);

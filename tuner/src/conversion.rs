@@ -58,6 +58,11 @@ pub fn build_files(
                 heals.iter().filter(|h| &h.file == rel && matches!(h.fix, Fix::KeepPrimitive(_))).map(|h| (h.start, h.end)).collect();
             edits.extend(macro_float_types(text, &macros, &kept));
         }
+        // Two heals may replace one range alike (two errors in one `const fn`, each healed by
+        // making it an ordinary one): it is replaced once. (Insertions may repeat: nested heals
+        // open two parentheses at one place.)
+        let mut seen = std::collections::HashSet::new();
+        edits.retain(|e| e.start == e.end || seen.insert((e.start, e.end, e.text.clone())));
         out.push((rel.clone(), splice(text, &edits).with_context(|| format!("{rel}: fptune's edits of the stochastic build overlap"))?));
     }
     Ok(out)

@@ -251,6 +251,12 @@ impl Elaborator<'_> {
             return;
         }
         let Some(ty) = self.pattern_type(pat) else { return };
+        if matches!(pat, syn::Pat::Tuple(_)) && holds_float(&ty) {
+            // No knob declares a tuple of bindings (a knob is one named variable): written
+            // down, its floats would be types no knob holds, which every knob they meet would
+            // have to keep. Left to inference, they follow what they are given.
+            return;
+        }
         let Some((_, end)) = self.range(pat.span()) else { return };
         let first = first_ident(pat).and_then(|i| self.range(i.span()));
         let Some(binding) = first else { return };

@@ -311,6 +311,9 @@ fn advice_for(e: &Diagnostic) -> String {
     }
     match e.code.as_deref() {
         Some("E0282" | "E0283") => "rustc cannot infer a type here in fptune's stochastic build: write the type (`let x: f64 = ..`, `.sum::<f64>()`)".into(),
+        Some("E0015") if e.message.contains("in constants") || e.message.contains("in statics") => {
+            "a `const` or `static` computed by a function that computes with floats: in fptune's stochastic build its floats are values that round at random when the program runs, so no such function is `const`; write the constant's value (a literal, or a struct or array of literals), or compute it at run time (`std::sync::LazyLock`, or a `let` in `main`)".into()
+        }
         _ => ADVICE.into(),
     }
 }

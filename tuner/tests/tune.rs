@@ -766,6 +766,53 @@ fn zero_touch_tunes_a_crate_without_markers_or_dependency_and_says_every_fallbac
 }
 
 #[test]
+fn const_fns_and_tuple_lets_are_tuned_and_applied_code_keeps_its_printed_columns() {
+    let (_dir, krate, run, r) = tuned_fixture("const_fns", &["--auto", "--digits", "2"]);
+    assert_eq!(r["counts"]["compilations_failed"], 0, "{}\n{}", r["counts"], run.stderr);
+    assert_eq!(r["counts"]["single_build"], true, "{}\n{}", r["counts"], run.stderr);
+    let scoped = |scope: &str, name: &str| {
+        r["knobs"].as_array().expect("knobs").iter().find(|k| k["scope"] == scope && k["name"] == name).unwrap_or_else(|| panic!("no knob {scope}::{name}: {r}")).clone()
+    };
+    // A `const fn`'s parameters and return values are knobs; the fields its constructor fills
+    // are no longer pinned at `f64`. Natively the body stays `const` and as written, so a
+    // literal argument keeps them at 32 bits at least, which the report says.
+    for (scope, name) in [("Complex::new", "re"), ("Complex", "re"), ("Complex::norm2", "norm2"), ("scaled", "x")] {
+        let k = scoped(scope, name);
+        assert_eq!(k["found"], "f32", "{k}");
+        assert!(evidence(&k).contains("float literal"), "{k}");
+    }
+    // `let (lo, hi) = bounds(&xs)`: the tuple follows `bounds`' return knob, which goes to 16 bits.
+    assert_eq!(scoped("bounds", "bounds")["found"], "f16", "{r}");
+    assert_eq!(scoped("mean", "mean")["found"], "f16", "{r}");
+    // Applied, it builds and prints its table in the original's columns: a 16-bit value's
+    // `{:<12.3E}` and `{:>10.2e}` keep their width and precision.
+    let target = Path::new(env!("CARGO_TARGET_TMPDIR")).join("tune-target");
+    let run_it = || {
+        let out = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
+            .args(["run", "--quiet", "--manifest-path"])
+            .arg(krate.join("Cargo.toml"))
+            .env("CARGO_TARGET_DIR", &target)
+            .output()
+            .expect("cargo run");
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        String::from_utf8(out.stdout).expect("UTF-8")
+    };
+    let original = run_it();
+    let apply = Command::new(env!("CARGO_BIN_EXE_cargo-fptune"))
+        .args(["fptune", "apply", "--manifest-path"])
+        .arg(krate.join("Cargo.toml"))
+        .output()
+        .expect("apply runs");
+    assert!(apply.status.success(), "{}", String::from_utf8_lossy(&apply.stderr));
+    let tuned = run_it();
+    assert_ne!(tuned, original, "the lowered values print other digits");
+    let columns = |text: &str| -> Vec<Vec<usize>> {
+        text.lines().map(|l| l.char_indices().filter(|(_, c)| *c == '|' || *c == 'e' || *c == 'E').map(|(i, _)| i).chain([l.len()]).collect()).collect()
+    };
+    assert_eq!(columns(&tuned), columns(&original), "original:\n{original}tuned:\n{tuned}");
+}
+
+#[test]
 fn zero_touch_tunes_a_2015_crate_of_modules_operators_and_folds_with_no_failed_build() {
     let (_dir, _krate, run, r) = tuned_fixture("styles_zero_touch_2015", &["--auto", "--digits", "3"]);
     // Every printed float (not the `usize`, the `&str` or the `Debug` of a struct).
