@@ -646,6 +646,13 @@ fn typed_literal(c: &syn::ExprCall) -> bool {
     runtime_literal(c, "typed_lit")
 }
 
+/// `::fptune::__rt::lit_like(&(receiver), d, s)`, an elaborated literal of its receiver's type.
+fn receivers_literal(c: &syn::ExprCall) -> bool {
+    let Expr::Path(p) = &*c.func else { return false };
+    let n = p.path.segments.len();
+    c.args.len() == 3 && n >= 2 && p.path.segments[n - 2].ident == "__rt" && p.path.segments[n - 1].ident == "lit_like"
+}
+
 /// A call of `__rt::{function}` with a literal's two roundings.
 fn runtime_literal(c: &syn::ExprCall, function: &str) -> bool {
     let Expr::Path(p) = &*c.func else { return false };
@@ -976,9 +983,9 @@ impl VisitMut for SuffixedLiterals {
             }
             return;
         }
-        if matches!(e, Expr::Call(c) if elaborated_literal(c) || typed_literal(c)) {
-            // The tuner's literal (`__rt::lit::<T>(0.5f64, 0.5f32)`, `__rt::typed_lit::<T>(..)`)
-            // carries the literal's two roundings, suffixed.
+        if matches!(e, Expr::Call(c) if elaborated_literal(c) || typed_literal(c) || receivers_literal(c)) {
+            // The tuner's literal (`__rt::lit::<T>(0.5f64, 0.5f32)`, `__rt::typed_lit::<T>(..)`,
+            // `__rt::lit_like(&(s), ..)`) carries the literal's two roundings, suffixed.
             return;
         }
         visit_mut::visit_expr_mut(self, e);

@@ -185,7 +185,10 @@ fn user_text(written: &Expr) -> String {
             let unwrapped = match (&f.qself, fptune_path(&f.path).as_deref(), first) {
                 // `<_ as ::fptune::__rt::Store<T>>::store(e)`.
                 (Some(q), Some("store"), Some(a)) if matches!(&*q.ty, syn::Type::Infer(_)) => Some(a),
-                (None, Some("lit" | "typed_lit"), Some(Expr::Lit(mut l))) => {
+                (None, Some("lit" | "typed_lit" | "lit_like"), Some(first)) if call.args.len() <= 3 => {
+                    // `lit_like(&(s), d, s)`: the literal is the second argument.
+                    let literal = if call.args.len() == 3 { call.args.iter().nth(1).cloned() } else { Some(first) };
+                    let Some(Expr::Lit(mut l)) = literal else { return };
                     // `1.0f64`, or `2f64` (an integer token with a float suffix).
                     let digits = match &l.lit {
                         syn::Lit::Float(x) => Some(x.base10_digits().to_string()),

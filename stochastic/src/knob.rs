@@ -1034,6 +1034,9 @@ macro_rules! dyn_value {
                 Knob::holding(<$V>::lit(self, Knob::<B, K, $V>::unit_format()))
             }
         }
+        impl<B: Tag, const K: u32> crate::rt::LitLike for Knob<B, K, $V> {
+            type Value = Self;
+        }
         // An elaborated literal at a knob's place (`Square(lit(1.1, 1.1))`).
         impl<B: Tag, const K: u32> crate::rt::FromLit for Knob<B, K, $V> {
             #[inline]

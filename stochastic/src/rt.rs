@@ -88,6 +88,44 @@ pub fn typed_lit<T: FromLit>(d: f64, s: f32) -> T {
     lit(d, s)
 }
 
+/// An elaborated literal given to a method of a value whose type rustc could not tell the literal
+/// from (`s.powf(0.5)`, `s` bound by `while let`, and `Stochastic::powf` taking any
+/// `impl Into<Self>`): a value of the receiver's own type, as the literal is natively, whatever
+/// format the receiver has in this build. The tuner's conversion writes
+/// `lit_like(&(s), 0.5f64, 0.5f32)` there.
+#[inline(always)]
+pub fn lit_like<R: LitLike + ?Sized>(_receiver: &R, d: f64, s: f32) -> R::Value {
+    R::Value::from_lit(Lit::new(d, s))
+}
+
+/// A value an elaborated literal can take the type of ([`lit_like`]): floats of every kind, and
+/// references to them.
+pub trait LitLike {
+    /// The literal's type.
+    type Value: FromLit;
+}
+
+macro_rules! lit_like_primitive {
+    ($($t:ty),*) => {$(
+        impl LitLike for $t {
+            type Value = $t;
+        }
+    )*};
+}
+lit_like_primitive!(f64, f32, crate::f16, crate::bf16);
+
+impl<F: Format> LitLike for Stochastic<F> {
+    type Value = Stochastic<F>;
+}
+
+impl<T: LitLike + ?Sized> LitLike for &T {
+    type Value = T::Value;
+}
+
+impl<T: LitLike + ?Sized> LitLike for &mut T {
+    type Value = T::Value;
+}
+
 /// Types an elaborated literal can be ([`lit`]): floats of every kind.
 pub trait FromLit {
     /// The literal in this type, rounded to nearest.

@@ -64,6 +64,10 @@ pub enum Fix {
     /// of a generic function): `__rt::lit::<T>` written `__rt::typed_lit::<T>`, which keeps its
     /// type in the stochastic build (the range is the `lit` identifier).
     TypedLiteral,
+    /// An elaborated literal given to a method of a receiver written as a path (`s.powf(0.5)`)
+    /// where rustc cannot tell its type: `lit::<T>(` written `lit_like(&(s), `, the receiver's
+    /// own type whatever the build makes it (the range runs from `lit` to its `(`).
+    LiteralLike(String),
     /// `e as T` becomes `::fptune::__rt::cast::<T, _>(e)`: the offset where ` as T` starts.
     Cast {
         /// Where `as` starts (the cast's operand ends before it).
@@ -109,6 +113,7 @@ impl Heal {
             Fix::KeepPrimitive(ty) => vec![Edit::replace(self.start, self.end, format!("::fptune::__rt::primitive::{ty}"))],
             Fix::Unconst => vec![Edit::replace(self.start, self.end, "")],
             Fix::TypedLiteral => vec![Edit::replace(self.start, self.end, "typed_lit")],
+            Fix::LiteralLike(receiver) => vec![Edit::replace(self.start, self.end, format!("lit_like(&({receiver}), "))],
             Fix::Cast { operand_end, ty } => vec![
                 Edit::insert(self.start, format!("::fptune::__rt::cast::<{ty}, _>(")),
                 Edit::replace(*operand_end, self.end, ")"),
@@ -675,7 +680,13 @@ fn heals_for(e: &Diagnostic, name: &str, file: &Built<'_>, (a, b): (usize, usize
         }
         // `lit(d, s)` (the stochastic build leaves an elaborated literal's type to rustc) where
         // nothing gives one: its elaborated type is kept.
-        "E0282" | "E0283" => elaborated_literal_ident(base, range).map(|r| vec![make(r, Fix::TypedLiteral)]).unwrap_or_default(),
+        "E0282" | "E0283" => {
+            let Some(ident) = elaborated_literal_ident(base, range) else { return Vec::new() };
+            match literal_argument_receiver(base, ident) {
+                Some((receiver, open)) => vec![make((ident.0, open + 1), Fix::LiteralLike(receiver))],
+                None => vec![make(ident, Fix::TypedLiteral)],
+            }
+        }
         "E0015" if e.message.contains("in constant functions") => {
             const_keyword_around(base, range).map(|r| vec![make(r, Fix::Unconst)]).unwrap_or_default()
         }
@@ -694,6 +705,30 @@ fn elaborated_literal_ident(text: &str, range: (usize, usize)) -> Option<(usize,
         .match_indices(CALL)
         .map(|(i, _)| (from + i + ident, from + i + ident + "lit".len()))
         .find(|&(a, b)| a < range.1 && b > range.0)
+}
+
+/// When the elaborated literal whose `lit` is at `ident` is an argument of a method call whose
+/// receiver is a path or a field of one (evaluated again at no cost, with no effect): the
+/// receiver's text and the offset of the literal's `(`.
+fn literal_argument_receiver(text: &str, ident: (usize, usize)) -> Option<(String, usize)> {
+    fn plain(e: &syn::Expr) -> bool {
+        match e {
+            syn::Expr::Path(p) => p.qself.is_none(),
+            syn::Expr::Field(f) => plain(&f.base),
+            syn::Expr::Paren(p) => plain(&p.expr),
+            _ => false,
+        }
+    }
+    let open = ident.1 + text.get(ident.1..)?.find('(')?;
+    find_expr(text, ident, |e, at| match e {
+        syn::Expr::MethodCall(m) if plain(&m.receiver) => m.args.iter().any(|a| match a {
+            syn::Expr::Call(c) => at(c.func.span()).is_some_and(|(a, b)| a <= ident.0 && ident.1 <= b),
+            _ => false,
+        })
+        .then(|| at(m.receiver.span()).and_then(|(a, b)| text.get(a..b)).map(|r| (r.to_string(), open)))
+        .flatten(),
+        _ => None,
+    })
 }
 
 /// `Stochastic<f64>` -> `f64` (the formats a constant can be written in).
@@ -1098,6 +1133,20 @@ mod tests {
         assert_eq!(elaborated_literal_ident(text, (text.len() - 2, text.len() - 1)), None);
         let heal = Heal { file: "f".into(), start: lit, end: lit + 3, fix: Fix::TypedLiteral, why: String::new() };
         assert_eq!(splice(text, &heal.edits()).unwrap().text, "f(::fptune::__rt::typed_lit::<f64>(0.5f64, 0.5f32), x)");
+    }
+
+    #[test]
+    fn a_literal_given_to_a_method_of_a_path_takes_the_receivers_type() {
+        let text = "fn f() { acc += s.v.powf(::fptune::__rt::lit::<f64>(1.5f64, 1.5f32)); g(s).powf(::fptune::__rt::lit::<f64>(2.0f64, 2.0f32)); }";
+        let first = text.find("lit::<").unwrap();
+        let (receiver, open) = literal_argument_receiver(text, (first, first + 3)).expect("a method's argument");
+        assert_eq!(receiver, "s.v");
+        let heal = Heal { file: "f".into(), start: first, end: open + 1, fix: Fix::LiteralLike(receiver), why: String::new() };
+        let healed = splice(text, &heal.edits()).unwrap().text;
+        assert!(healed.contains("s.v.powf(::fptune::__rt::lit_like(&(s.v), 1.5f64, 1.5f32))"), "{healed}");
+        // A receiver that would be evaluated twice is not written again.
+        let second = text.rfind("lit::<").unwrap();
+        assert_eq!(literal_argument_receiver(text, (second, second + 3)), None);
     }
 
     #[test]
