@@ -893,10 +893,10 @@ fn int_target(ty: &Type) -> bool {
 
 /// Methods whose result is a float when their receiver is: a cast of such a call to an integer
 /// is a float-to-integer cast.
-const FLOAT_METHODS: [&str; 24] = [
+const FLOAT_METHODS: [&str; 27] = [
     "floor", "ceil", "round", "trunc", "sqrt", "abs", "exp", "ln", "log10", "log2", "powi", "powf",
     "sin", "cos", "tan", "max", "min", "to_degrees", "to_radians", "recip", "cbrt", "hypot", "atan2",
-    "mul_add",
+    "mul_add", "copysign", "rem_euclid", "div_euclid",
 ];
 
 /// Float methods of two operands that the dispatch computes in the operands' common format.
@@ -1250,6 +1250,10 @@ impl Rewriter {
         }
         self.returns.pop();
         self.scopes.pop();
+        // `half`'s 16-bit types lack most of `f64`'s method set (`sqrt`, `sin`, `abs`, ..):
+        // `HalfMath` gives it to them (computed in `f32`, rounded to nearest), so a knob lowered
+        // to 16 bits keeps compiling. Every other float has these methods of its own, which win.
+        block.stmts.insert(0, parse_quote!(#[allow(unused_imports)] use ::fptune::__rt::HalfMath as _;));
     }
 
     fn rewrite_call_args(&mut self, params: Option<&Vec<Option<Type>>>, args: &mut syn::punctuated::Punctuated<Expr, syn::Token![,]>) {

@@ -211,7 +211,7 @@ macro_rules! with_methods {
             unary: [sqrt, cbrt, abs, exp, exp2, exp_m1, ln, ln_1p, log10, log2, sin, cos, tan, asin,
                 acos, atan, sinh, cosh, tanh, asinh, acosh, atanh, floor, ceil, trunc, round, fract,
                 signum, recip, to_degrees, to_radians],
-            binary: [powf, atan2, hypot, min, max],
+            binary: [powf, atan2, hypot, min, max, copysign, rem_euclid, div_euclid],
             queries: [is_nan -> bool, is_finite -> bool, is_infinite -> bool,
                 is_sign_negative -> bool, is_sign_positive -> bool]
         );
@@ -239,6 +239,10 @@ macro_rules! dyn_math_trait {
             fn powi(self, n: i32) -> Self;
             /// `self * a + b`, in the format of the three.
             fn mul_add(self, a: Self, b: Self) -> Self;
+            /// `(sin(self), cos(self))`.
+            fn sin_cos(self) -> (Self, Self);
+            /// IEEE 754's total order.
+            fn total_cmp(&self, o: &Self) -> Ordering;
         }
     };
 }
@@ -264,6 +268,10 @@ macro_rules! dyn_math_inherent {
             fn powi(self, n: i32) -> Self { <$t>::powi(self, n) }
             #[inline]
             fn mul_add(self, a: Self, b: Self) -> Self { <$t>::mul_add(self, a, b) }
+            #[inline]
+            fn sin_cos(self) -> (Self, Self) { (<$t>::sin(self), <$t>::cos(self)) }
+            #[inline]
+            fn total_cmp(&self, o: &Self) -> Ordering { <$t>::total_cmp(self, o) }
         }
     };
 }
@@ -575,6 +583,11 @@ macro_rules! sdyn_methods {
             #[inline]
             pub fn powi(self, n: i32) -> Sdyn {
                 map!(self, x => x.powi(n))
+            }
+            /// IEEE 754's total order on the values' means.
+            #[inline]
+            pub fn total_cmp(&self, o: &Sdyn) -> Ordering {
+                both_read!(*self, *o, |x, y| x.total_cmp(&y))
             }
             /// `self * a + b`, in the format of the three.
             #[inline]
@@ -895,6 +908,17 @@ macro_rules! knob_methods {
             #[inline]
             pub fn mul_add(self, a: Self, b: Self) -> Self {
                 Knob::holding(DynMath::mul_add(self.get(), a.get(), b.get()))
+            }
+            /// `(sin(self), cos(self))`.
+            #[inline]
+            pub fn sin_cos(self) -> (Self, Self) {
+                let (s, c) = DynMath::sin_cos(self.get());
+                (Knob::holding(s), Knob::holding(c))
+            }
+            /// IEEE 754's total order.
+            #[inline]
+            pub fn total_cmp(&self, o: &Self) -> Ordering {
+                DynMath::total_cmp(&self.get(), &o.get())
             }
         }
     };

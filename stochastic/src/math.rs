@@ -73,6 +73,25 @@ impl<F: Format> Stochastic<F> {
         }))
     }
 
+    /// A per-sample function of two values whose `f64` result is exact for binary64 samples (a
+    /// remainder, an integral quotient): kept as it is there, rounded at random into a narrower
+    /// format (where it is exact, that changes nothing).
+    fn nearly_exact2(self, other: Self, f: fn(f64, f64) -> f64) -> Self {
+        if self.is_noise() || other.is_noise() {
+            note(Instability::UnstableMathFunction);
+        }
+        let d = rng::directions();
+        let (x, y) = (self.samples_f64(), other.samples_f64());
+        Self::from_repr(std::array::from_fn(|i| {
+            let r = f(x[i], y[i]);
+            if F::PRECISION == 53 {
+                F::exact(r)
+            } else {
+                F::round(r, d[i])
+            }
+        }))
+    }
+
     /// Applies an exact per-sample function whose result should not depend on rounding; counts
     /// an unstable intrinsic when the samples' results disagree.
     fn intrinsic(self, f: fn(f64) -> f64) -> Self {
@@ -188,6 +207,29 @@ impl<F: Format> Stochastic<F> {
     /// Inverse hyperbolic tangent.
     pub fn atanh(self) -> Self {
         self.math1(f64::atanh)
+    }
+    /// The magnitude of `self` with the sign of `sign`, sample by sample (exact).
+    pub fn copysign(self, sign: impl Into<Self>) -> Self {
+        let (x, y) = (self.samples_f64(), sign.into().samples_f64());
+        Self::from_repr(std::array::from_fn(|i| F::exact(x[i].copysign(y[i]))))
+    }
+    /// The least non-negative remainder of `self / rhs` (exact, but for the `+ |rhs|` a negative
+    /// remainder takes, rounded at random in a narrower format).
+    pub fn rem_euclid(self, rhs: impl Into<Self>) -> Self {
+        self.nearly_exact2(rhs.into(), f64::rem_euclid)
+    }
+    /// The quotient of Euclidean division (an integral value).
+    pub fn div_euclid(self, rhs: impl Into<Self>) -> Self {
+        self.nearly_exact2(rhs.into(), f64::div_euclid)
+    }
+    /// `(sin(self), cos(self))`.
+    pub fn sin_cos(self) -> (Self, Self) {
+        (self.sin(), self.cos())
+    }
+    /// The total order of IEEE 754 on the values' means (`f64::total_cmp`): sorting by it is
+    /// sorting by what the program computed, as comparisons are.
+    pub fn total_cmp(&self, other: &Self) -> std::cmp::Ordering {
+        self.mean().total_cmp(&other.mean())
     }
     /// `sqrt(self^2 + other^2)` without undue overflow.
     pub fn hypot(self, other: impl Into<Self>) -> Self {

@@ -1439,6 +1439,29 @@ pub trait HalfMath: Sized {
     fn atan2(self, o: Self) -> Self {
         self.via2(o, f32::atan2)
     }
+    /// The magnitude of `self` with the sign of `sign`.
+    #[inline(always)]
+    fn copysign(self, sign: Self) -> Self {
+        self.via2(sign, f32::copysign)
+    }
+    /// The least non-negative remainder of `self / rhs`.
+    #[inline(always)]
+    fn rem_euclid(self, rhs: Self) -> Self {
+        self.via2(rhs, f32::rem_euclid)
+    }
+    /// The quotient of Euclidean division.
+    #[inline(always)]
+    fn div_euclid(self, rhs: Self) -> Self {
+        self.via2(rhs, f32::div_euclid)
+    }
+    /// `(sin(self), cos(self))`.
+    #[inline(always)]
+    fn sin_cos(self) -> (Self, Self)
+    where
+        Self: Copy,
+    {
+        (self.via(f32::sin), self.via(f32::cos))
+    }
     /// Hyperbolic sine.
     #[inline(always)]
     fn sinh(self) -> Self {
@@ -1888,9 +1911,29 @@ macro_rules! probe_math {
             pub fn atan2(self, o: Self) -> Self {
                 Probe(F::from_repr(F::nearest(self.0.to_repr().to_f64().atan2(o.0.to_repr().to_f64()))))
             }
+            /// `copysign(self, o)`.
+            pub fn copysign(self, o: Self) -> Self {
+                Probe(F::from_repr(F::nearest(self.0.to_repr().to_f64().copysign(o.0.to_repr().to_f64()))))
+            }
+            /// `rem_euclid(self, o)`.
+            pub fn rem_euclid(self, o: Self) -> Self {
+                Probe(F::from_repr(F::nearest(self.0.to_repr().to_f64().rem_euclid(o.0.to_repr().to_f64()))))
+            }
+            /// `div_euclid(self, o)`.
+            pub fn div_euclid(self, o: Self) -> Self {
+                Probe(F::from_repr(F::nearest(self.0.to_repr().to_f64().div_euclid(o.0.to_repr().to_f64()))))
+            }
             /// `hypot(self, o)`.
             pub fn hypot(self, o: Self) -> Self {
                 Probe(F::from_repr(F::nearest(self.0.to_repr().to_f64().hypot(o.0.to_repr().to_f64()))))
+            }
+            /// `(sin(self), cos(self))`.
+            pub fn sin_cos(self) -> (Self, Self) {
+                (self.sin(), self.cos())
+            }
+            /// IEEE 754's total order.
+            pub fn total_cmp(&self, o: &Self) -> Ordering {
+                self.0.to_repr().to_f64().total_cmp(&o.0.to_repr().to_f64())
             }
             /// Whether the value is NaN.
             pub fn is_nan(self) -> bool {

@@ -131,3 +131,40 @@ fn sixteen_bit_knobs_print_with_the_callers_width_and_precision() {
     let row = layout::row(f16::from_f64(5.9604645e-8), 0.25);
     assert_eq!(row, "    2.500e-1    5.960e-8|5.96E-8   |+6.0e-8");
 }
+
+#[fptune::tune]
+mod method_set {
+    /// `f64`'s `sin_cos`, `total_cmp`, `copysign`, `rem_euclid` and `div_euclid`, on knobs of
+    /// every format (`half`'s types have only `total_cmp`).
+    pub fn run(#[tune] x: fptune::f16, #[tune] y: f32) -> (f64, f64, f64, f64, f64, bool) {
+        let (s, c) = x.sin_cos();
+        let m = x.copysign(-x);
+        let r = y.rem_euclid(0.75f32);
+        let q = y.div_euclid(0.75f32);
+        let mut v: Vec<fptune::f16> = vec![x, m, s];
+        v.sort_by(|a, b| a.total_cmp(b));
+        (f64::from(s), f64::from(c), f64::from(m), r as f64 + q as f64, f64::from(v[0]), v[2] == x)
+    }
+}
+
+#[test]
+fn the_f64_method_set_reaches_16_bit_knobs() {
+    let (s, c, m, rq, least, last) = method_set::run(f16::from_f32(1.0), 2.0);
+    assert!((s - 0.841).abs() < 2e-3 && (c - 0.540).abs() < 2e-3, "{s} {c}");
+    assert_eq!(m, -1.0);
+    assert_eq!(rq, 0.5 + 2.0);
+    assert_eq!(least, -1.0);
+    assert!(last);
+}
+
+#[test]
+fn stochastic_values_have_the_method_set_too() {
+    use fptune::Sf64;
+    let x = Sf64::from_f64(-7.5);
+    assert_eq!(x.rem_euclid(2.0).mean(), 0.5);
+    assert_eq!(x.div_euclid(2.0).mean(), -4.0);
+    assert_eq!(x.copysign(1.0).mean(), 7.5);
+    let (s, c) = Sf64::from_f64(0.5).sin_cos();
+    assert!((s.mean() - 0.5f64.sin()).abs() < 1e-15 && (c.mean() - 0.5f64.cos()).abs() < 1e-15);
+    assert_eq!(x.total_cmp(&Sf64::from_f64(1.0)), std::cmp::Ordering::Less);
+}

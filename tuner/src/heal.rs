@@ -707,9 +707,14 @@ fn elaborated_literal_ident(text: &str, range: (usize, usize)) -> Option<(usize,
         .find(|&(a, b)| a < range.1 && b > range.0)
 }
 
-/// When the elaborated literal whose `lit` is at `ident` is an argument of a method call whose
-/// receiver is a path or a field of one (evaluated again at no cost, with no effect): the
-/// receiver's text and the offset of the literal's `(`.
+/// The methods of the float method set taking another float (`Stochastic`'s take any
+/// `impl Into<Self>`, which gives a literal argument no type): the argument is of the receiver's
+/// type.
+const OPERAND_METHODS: [&str; 10] = ["powf", "atan2", "hypot", "min", "max", "clamp", "mul_add", "copysign", "rem_euclid", "div_euclid"];
+
+/// When the elaborated literal whose `lit` is at `ident` is an argument of a float method
+/// ([`OPERAND_METHODS`]) whose receiver is a path or a field of one (evaluated again at no cost,
+/// with no effect): the receiver's text and the offset of the literal's `(`.
 fn literal_argument_receiver(text: &str, ident: (usize, usize)) -> Option<(String, usize)> {
     fn plain(e: &syn::Expr) -> bool {
         match e {
@@ -721,7 +726,7 @@ fn literal_argument_receiver(text: &str, ident: (usize, usize)) -> Option<(Strin
     }
     let open = ident.1 + text.get(ident.1..)?.find('(')?;
     find_expr(text, ident, |e, at| match e {
-        syn::Expr::MethodCall(m) if plain(&m.receiver) => m.args.iter().any(|a| match a {
+        syn::Expr::MethodCall(m) if plain(&m.receiver) && OPERAND_METHODS.iter().any(|n| m.method == n) => m.args.iter().any(|a| match a {
             syn::Expr::Call(c) => at(c.func.span()).is_some_and(|(a, b)| a <= ident.0 && ident.1 <= b),
             _ => false,
         })
@@ -1137,7 +1142,7 @@ mod tests {
 
     #[test]
     fn a_literal_given_to_a_method_of_a_path_takes_the_receivers_type() {
-        let text = "fn f() { acc += s.v.powf(::fptune::__rt::lit::<f64>(1.5f64, 1.5f32)); g(s).powf(::fptune::__rt::lit::<f64>(2.0f64, 2.0f32)); }";
+        let text = "fn f() { acc += s.v.powf(::fptune::__rt::lit::<f64>(1.5f64, 1.5f32)); g(s).powf(::fptune::__rt::lit::<f64>(2.0f64, 2.0f32)); s.run(::fptune::__rt::lit::<f64>(1.0f64, 1.0f32)); }";
         let first = text.find("lit::<").unwrap();
         let (receiver, open) = literal_argument_receiver(text, (first, first + 3)).expect("a method's argument");
         assert_eq!(receiver, "s.v");
@@ -1145,8 +1150,11 @@ mod tests {
         let healed = splice(text, &heal.edits()).unwrap().text;
         assert!(healed.contains("s.v.powf(::fptune::__rt::lit_like(&(s.v), 1.5f64, 1.5f32))"), "{healed}");
         // A receiver that would be evaluated twice is not written again.
-        let second = text.rfind("lit::<").unwrap();
+        let second = text.find("lit::<f64>(2.0").unwrap();
         assert_eq!(literal_argument_receiver(text, (second, second + 3)), None);
+        // A method of the program's own takes what its parameter says.
+        let third = text.rfind("lit::<").unwrap();
+        assert_eq!(literal_argument_receiver(text, (third, third + 3)), None);
     }
 
     #[test]

@@ -347,6 +347,11 @@ macro_rules! ndyn_methods {
             pub fn powi(self, n: i32) -> Ndyn {
                 Ndyn::computed(self.f, || self.r.powi(n), || self.s().powi(n))
             }
+            /// IEEE 754's total order (of the values, which every format holds in `f64`).
+            #[inline]
+            pub fn total_cmp(&self, o: &Ndyn) -> std::cmp::Ordering {
+                self.value_f64().total_cmp(&o.value_f64())
+            }
             /// `self * a + b`, rounded once in the format of the three.
             #[inline]
             pub fn mul_add(self, a: Ndyn, b: Ndyn) -> Ndyn {
