@@ -944,9 +944,25 @@ fn mixed_float_tuple<'t>(ty: &'t Type, aliases: &BTreeSet<String>) -> Option<&'t
     }
 }
 
-/// Whether a value of type `ty` goes through a store: a storable float type, or a mixed tuple.
+/// `Option<T>` or `Result<T, E>` with `T` a stored type: the payload's type, and the variant
+/// that carries it (`Some`, `Ok`).
+fn float_payload<'t>(ty: &'t Type, aliases: &BTreeSet<String>) -> Option<(&'t Type, &'static str)> {
+    let Type::Path(p) = ty else { return None };
+    let last = p.path.segments.last()?;
+    let variant = match last.ident.to_string().as_str() {
+        "Option" => "Some",
+        "Result" => "Ok",
+        _ => return None,
+    };
+    let syn::PathArguments::AngleBracketed(args) = &last.arguments else { return None };
+    let Some(syn::GenericArgument::Type(t)) = args.args.first() else { return None };
+    stored_type(t, aliases).then_some((t, variant))
+}
+
+/// Whether a value of type `ty` goes through a store: a storable float type, a mixed tuple, or
+/// an `Option` or `Result` of one (its payload does).
 fn stored_type(ty: &Type, aliases: &BTreeSet<String>) -> bool {
-    is_storable_float(ty, aliases) || mixed_float_tuple(ty, aliases).is_some()
+    is_storable_float(ty, aliases) || mixed_float_tuple(ty, aliases).is_some() || float_payload(ty, aliases).is_some()
 }
 
 fn store_expr(e: Expr, ty: Option<&Type>, aliases: &BTreeSet<String>) -> Expr {
@@ -1201,6 +1217,18 @@ impl Rewriter {
             Expr::Block(_) => {}
             Expr::Return(_) | Expr::Break(_) | Expr::Continue(_) => {}
             Expr::Macro(m) if m.mac.path.is_ident("panic") || m.mac.path.is_ident("unreachable") => {}
+            // `Some(x)` into `Option<f64>`, `Ok(x)` into `Result<f64, E>`: the payload is stored;
+            // `None`, `Err(..)` and any other value (a call's result) have their type already.
+            _ if let Some((payload, variant)) = ty.and_then(|t| float_payload(t, &self.cx.aliases)) => match e {
+                Expr::Paren(p) => self.store_tail(&mut p.expr, ty),
+                Expr::Call(c) if c.args.len() == 1 && matches!(&*c.func, Expr::Path(f) if f.path.is_ident(variant)) => {
+                    let payload = payload.clone();
+                    if let Some(x) = c.args.first_mut() {
+                        self.store_tail(x, Some(&payload));
+                    }
+                }
+                _ => {}
+            },
             _ if let Some(types) = ty.and_then(|t| mixed_float_tuple(t, &self.cx.aliases)) => match e {
                 Expr::Paren(p) => self.store_tail(&mut p.expr, ty),
                 // `(1, 0.5)` into `(usize, f64)`: each float element on its own.
