@@ -48,6 +48,9 @@ pub enum Written {
     /// did (the callee's bounds type the closure before its body), so that it follows a lowered
     /// knob in every build; the patch does not write it.
     Inferred,
+    /// A field given by shorthand written in full (`S { x }` -> `S { x: x }`), so that a
+    /// conversion rustc asks for can wrap the value; the patch does not write it.
+    Field,
     /// A binding's type written (`: T` after the pattern): the binding's identifier range in the
     /// original.
     Annotation {
@@ -251,12 +254,6 @@ impl Elaborator<'_> {
             return;
         }
         let Some(ty) = self.pattern_type(pat) else { return };
-        if matches!(pat, syn::Pat::Tuple(_)) && holds_float(&ty) {
-            // No knob declares a tuple of bindings (a knob is one named variable): written
-            // down, its floats would be types no knob holds, which every knob they meet would
-            // have to keep. Left to inference, they follow what they are given.
-            return;
-        }
         let Some((_, end)) = self.range(pat.span()) else { return };
         let first = first_ident(pat).and_then(|i| self.range(i.span()));
         let Some(binding) = first else { return };
@@ -438,7 +435,14 @@ impl<'ast> Visit<'ast> for Elaborator<'_> {
     }
 
     fn visit_local(&mut self, local: &'ast syn::Local) {
-        self.annotate(&local.pat);
+        // `let (a, b) = f(..)`: the call's declared type (a knob's, where it returns one) types
+        // the tuple; written down, its floats would be types no knob holds, which every knob its
+        // parts meet would keep. A tuple composed here (`if .. { (PI, w) } else { (t[i], u[i]) }`)
+        // is written down: its parts are stored into that type, whatever each arm's origin.
+        let from_call = local.init.as_ref().is_some_and(|i| matches!(&*i.expr, syn::Expr::Call(_) | syn::Expr::MethodCall(_) | syn::Expr::Try(_)));
+        if !(from_call && matches!(local.pat, syn::Pat::Tuple(_))) {
+            self.annotate(&local.pat);
+        }
         for attr in &local.attrs {
             self.visit_attribute(attr);
         }
@@ -460,6 +464,19 @@ impl<'ast> Visit<'ast> for Elaborator<'_> {
         }
         self.visit_expr(&c.func);
         self.arguments(&c.args, None);
+    }
+
+    fn visit_expr_struct(&mut self, s: &'ast syn::ExprStruct) {
+        if self.tuned > 0 {
+            for f in &s.fields {
+                if let (None, syn::Member::Named(name)) = (&f.colon_token, &f.member) {
+                    if let Some((start, _)) = self.range(name.span()) {
+                        self.edits.push((Edit::insert(start, format!("{name}: ")), Written::Field));
+                    }
+                }
+            }
+        }
+        syn::visit::visit_expr_struct(self, s);
     }
 
     fn visit_expr_method_call(&mut self, m: &'ast syn::ExprMethodCall) {
@@ -599,6 +616,26 @@ mod tests {
         assert!(out.contains(".fold(0.0, |a: f64, y: ::fptune::__rt::elaborated!(&f64)| a + y)"), "{out}");
         syn::parse_file(out).expect("parses");
         assert!(e[0].edits.iter().any(|(_, w)| *w == Written::Inferred));
+    }
+
+    #[test]
+    fn a_tuple_a_call_returns_follows_it_and_shorthand_fields_are_written_in_full() {
+        let text = "struct P { a: f64, b: f64 }\nfn main() {\n    let (a, b) = parts();\n    let (c, d) = if true { (1.0, 2.0) } else { (3.0, 4.0) };\n    let p = P { a, b: c + d };\n}\n";
+        let mut typing = Typing::default();
+        for (needle, ty) in [("a, b)", "f64"), ("b) =", "f64"), ("c, d", "f64"), ("d) =", "f64")] {
+            let at = site(text, needle, 0);
+            typing.bindings.insert(Site { end: at.start + 1, ..at }, (needle[..1].into(), Observed::Type(ty.into())));
+        }
+        let e = elaborate(&[("src/main.rs".into(), text.into())], &typing, &[], &["src/main.rs".to_string()]);
+        let out = &e[0].spliced.text;
+        // The call's declared type (a return knob's) types the tuple: nothing written.
+        assert!(out.contains("let (a, b) = parts();"), "{out}");
+        // A tuple composed here is written down: each arm is stored into it.
+        assert!(out.contains("let (c, d): (f64, f64) = if"), "{out}");
+        // `P { a }`: a conversion can wrap `a` only where it is written `a: a`.
+        assert!(out.contains("P { a: a, b:"), "{out}");
+        syn::parse_file(out).expect("parses");
+        assert!(e[0].edits.iter().any(|(_, w)| *w == Written::Field));
     }
 
     #[test]
