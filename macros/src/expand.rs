@@ -864,6 +864,16 @@ fn branches(e: &Expr) -> bool {
     matches!(e, Expr::If(_) | Expr::Match(_) | Expr::Block(_))
 }
 
+/// Whether `e` is a call or a method call (in parentheses or not): what an iterator chain's
+/// `sum()` or `product()` is called on.
+fn chain_end(e: &Expr) -> bool {
+    match e {
+        Expr::Paren(p) => chain_end(&p.expr),
+        Expr::MethodCall(_) | Expr::Call(_) => true,
+        _ => false,
+    }
+}
+
 fn strip_parens(e: Expr) -> Expr {
     match e {
         Expr::Paren(p) => strip_parens(*p.expr),
@@ -1587,7 +1597,10 @@ impl VisitMut for Rewriter {
                 self.rewrite_call_args(params.as_ref(), &mut m.args);
                 let recv = &m.receiver;
                 match method.as_str() {
-                    "sum" | "product" if m.args.is_empty() => {
+                    // An iterator's `sum`/`product` ends a chain (`v.iter().map(..).sum()`); on a
+                    // path (`acc.sum()`) it is as likely a method of the program's own type,
+                    // which the fold's dispatch would not find.
+                    "sum" | "product" if m.args.is_empty() && chain_end(recv) => {
                         let turbofish = m.turbofish.as_ref().map(|t| &t.args);
                         let name = match turbofish {
                             Some(_) => format!("__fp_{method}_as"),
