@@ -265,7 +265,6 @@ fn generalize_knob_params(item: &mut Item, aliases: &BTreeSet<String>) {
 /// In the stochastic build, a `const fn` that computes with floats is an ordinary `fn`: its floats
 /// are stochastic values, whose operations draw random roundings when the program runs.
 fn unconst_float_fns(item: &mut Item) {
-    struct Unconst;
     fn floats(sig: &syn::Signature, block: &Block) -> bool {
         struct Finds(bool);
         impl<'ast> Visit<'ast> for Finds {
@@ -282,21 +281,28 @@ fn unconst_float_fns(item: &mut Item) {
         f.visit_block(block);
         f.0
     }
-    impl VisitMut for Unconst {
+    unconst_fns(item, floats);
+}
+
+/// Makes each `const fn` of the item (free or in an `impl`) for which `unmake(signature, body)`
+/// holds an ordinary `fn`.
+fn unconst_fns(item: &mut Item, unmake: impl Fn(&syn::Signature, &Block) -> bool) {
+    struct Unconst<P>(P);
+    impl<P: Fn(&syn::Signature, &Block) -> bool> VisitMut for Unconst<P> {
         fn visit_item_fn_mut(&mut self, f: &mut syn::ItemFn) {
-            if f.sig.constness.is_some() && floats(&f.sig, &f.block) {
+            if f.sig.constness.is_some() && (self.0)(&f.sig, &f.block) {
                 f.sig.constness = None;
             }
             visit_mut::visit_item_fn_mut(self, f);
         }
         fn visit_impl_item_fn_mut(&mut self, f: &mut syn::ImplItemFn) {
-            if f.sig.constness.is_some() && floats(&f.sig, &f.block) {
+            if f.sig.constness.is_some() && (self.0)(&f.sig, &f.block) {
                 f.sig.constness = None;
             }
             visit_mut::visit_impl_item_fn_mut(self, f);
         }
     }
-    Unconst.visit_item_mut(item);
+    Unconst(unmake).visit_item_mut(item);
 }
 
 // ----------------------------------------------------------------------------------------------
@@ -578,51 +584,40 @@ impl VisitMut for ElaboratedParams {
 /// of fptune's builds, whose operations are no `const` ones) an ordinary `fn`. A `const fn` of
 /// the user's types (the native builds, the applied code) stays `const`, its body as written.
 fn unconst_fns_writing(item: &mut Item, name: &'static str) {
-    struct Find(&'static str, bool);
-    impl<'ast> Visit<'ast> for Find {
-        fn visit_path(&mut self, p: &'ast syn::Path) {
-            let n = p.segments.len();
-            self.1 |= n >= 2 && p.segments[n - 2].ident == "__rt" && p.segments[n - 1].ident == self.0;
-            syn::visit::visit_path(self, p);
-        }
+    unconst_fns(item, |sig, block| {
+        writes_rt(name, |find| {
+            find.visit_signature(sig);
+            find.visit_block(block);
+        })
+    });
+}
+
+/// Finds a path `..::__rt::<name>` (a type of fptune's runtime written into the code).
+struct RtPath {
+    name: &'static str,
+    found: bool,
+}
+
+impl<'ast> Visit<'ast> for RtPath {
+    fn visit_path(&mut self, p: &'ast syn::Path) {
+        let n = p.segments.len();
+        self.found |= n >= 2 && p.segments[n - 2].ident == "__rt" && p.segments[n - 1].ident == self.name;
+        syn::visit::visit_path(self, p);
     }
-    struct Unconst(&'static str);
-    impl VisitMut for Unconst {
-        fn visit_item_fn_mut(&mut self, f: &mut syn::ItemFn) {
-            let mut find = Find(self.0, false);
-            find.visit_item_fn(f);
-            if find.1 {
-                f.sig.constness = None;
-            }
-            visit_mut::visit_item_fn_mut(self, f);
-        }
-        fn visit_impl_item_fn_mut(&mut self, f: &mut syn::ImplItemFn) {
-            let mut find = Find(self.0, false);
-            find.visit_impl_item_fn(f);
-            if find.1 {
-                f.sig.constness = None;
-            }
-            visit_mut::visit_impl_item_fn_mut(self, f);
-        }
-    }
-    Unconst(name).visit_item_mut(item);
+}
+
+/// Whether what `visit` walks writes `..::__rt::<name>`.
+fn writes_rt(name: &'static str, visit: impl FnOnce(&mut RtPath)) -> bool {
+    let mut find = RtPath { name, found: false };
+    visit(&mut find);
+    find.found
 }
 
 /// Whether the item writes a single build's knob type (`::fptune::__rt::Knob<F, U, ..>`): the
 /// native single build, whose literals follow their places as the stochastic build's do (a
 /// literal is no `Knob`, an elaborated one may become one).
 fn holds_knob_type(item: &Item) -> bool {
-    struct Find(bool);
-    impl<'ast> Visit<'ast> for Find {
-        fn visit_path(&mut self, p: &'ast syn::Path) {
-            let names: Vec<String> = p.segments.iter().map(|s| s.ident.to_string()).collect();
-            self.0 |= names.len() >= 2 && names[names.len() - 2] == "__rt" && names[names.len() - 1] == "Knob";
-            syn::visit::visit_path(self, p);
-        }
-    }
-    let mut f = Find(false);
-    f.visit_item(item);
-    f.0
+    writes_rt("Knob", |find| find.visit_item(item))
 }
 
 /// An integer literal (`1`, `-2`, `3usize`; not `1f64`, an integer token with a float suffix).

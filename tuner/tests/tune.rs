@@ -57,6 +57,28 @@ fn fptune(crate_dir: &Path, args: &[&str]) -> Run {
     }
 }
 
+/// `cargo fptune apply` on the crate at `krate`.
+fn apply_in(krate: &Path) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_cargo-fptune"))
+        .args(["fptune", "apply", "--manifest-path"])
+        .arg(krate.join("Cargo.toml"))
+        .output()
+        .expect("apply runs")
+}
+
+/// `cargo run` of the crate at `krate`, natively, which must succeed: its stdout.
+fn cargo_run(krate: &Path) -> String {
+    let target = Path::new(env!("CARGO_TARGET_TMPDIR")).join("tune-target");
+    let out = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
+        .args(["run", "--quiet", "--manifest-path"])
+        .arg(krate.join("Cargo.toml"))
+        .env("CARGO_TARGET_DIR", &target)
+        .output()
+        .expect("cargo run");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8(out.stdout).expect("UTF-8")
+}
+
 fn report(crate_dir: &Path) -> serde_json::Value {
     let text = std::fs::read_to_string(crate_dir.join("fptune.out/report.json")).expect("report.json");
     serde_json::from_str(&text).expect("valid JSON")
@@ -121,37 +143,18 @@ fn tuning_finds_each_knobs_lowest_format_and_apply_writes_it() {
     assert_eq!(found(&r2), found(&r));
 
     // apply writes the tuned source; the tuned crate builds and runs natively.
-    let apply = Command::new(env!("CARGO_BIN_EXE_cargo-fptune"))
-        .args(["fptune", "apply", "--manifest-path"])
-        .arg(krate.join("Cargo.toml"))
-        .output()
-        .expect("apply runs");
+    let apply = apply_in(&krate);
     assert!(apply.status.success(), "{}", String::from_utf8_lossy(&apply.stderr));
     let tuned = std::fs::read_to_string(krate.join("src/main.rs")).expect("tuned source");
     assert!(tuned.contains("let half: fptune::f16 = 0.5;") && tuned.contains("let wide: f32") && tuned.contains("let offset: f64"), "{tuned}");
-    let target = Path::new(env!("CARGO_TARGET_TMPDIR")).join("tune-target");
-    let ran = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
-        .args(["run", "--quiet", "--manifest-path"])
-        .arg(krate.join("Cargo.toml"))
-        .env("CARGO_TARGET_DIR", &target)
-        .output()
-        .expect("cargo run");
-    assert!(ran.status.success(), "{}", String::from_utf8_lossy(&ran.stderr));
+    cargo_run(&krate);
     // apply again knows its own change.
-    let twice = Command::new(env!("CARGO_BIN_EXE_cargo-fptune"))
-        .args(["fptune", "apply", "--manifest-path"])
-        .arg(krate.join("Cargo.toml"))
-        .output()
-        .expect("apply runs");
+    let twice = apply_in(&krate);
     assert!(twice.status.success(), "{}", String::from_utf8_lossy(&twice.stderr));
     assert!(String::from_utf8_lossy(&twice.stdout).contains("already applied: src/main.rs"));
     // An edit since is refused, named.
     std::fs::write(krate.join("src/main.rs"), format!("{tuned}\n// edited\n")).expect("edited");
-    let edited = Command::new(env!("CARGO_BIN_EXE_cargo-fptune"))
-        .args(["fptune", "apply", "--manifest-path"])
-        .arg(krate.join("Cargo.toml"))
-        .output()
-        .expect("apply runs");
+    let edited = apply_in(&krate);
     assert_eq!(edited.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&edited.stderr).contains("src/main.rs changed since tuning"));
 }
@@ -786,25 +789,10 @@ fn const_fns_and_tuple_lets_are_tuned_and_applied_code_keeps_its_printed_columns
     assert_eq!(scoped("mean", "mean")["found"], "f16", "{r}");
     // Applied, it builds and prints its table in the original's columns: a 16-bit value's
     // `{:<12.3E}` and `{:>10.2e}` keep their width and precision.
-    let target = Path::new(env!("CARGO_TARGET_TMPDIR")).join("tune-target");
-    let run_it = || {
-        let out = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
-            .args(["run", "--quiet", "--manifest-path"])
-            .arg(krate.join("Cargo.toml"))
-            .env("CARGO_TARGET_DIR", &target)
-            .output()
-            .expect("cargo run");
-        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-        String::from_utf8(out.stdout).expect("UTF-8")
-    };
-    let original = run_it();
-    let apply = Command::new(env!("CARGO_BIN_EXE_cargo-fptune"))
-        .args(["fptune", "apply", "--manifest-path"])
-        .arg(krate.join("Cargo.toml"))
-        .output()
-        .expect("apply runs");
+    let original = cargo_run(&krate);
+    let apply = apply_in(&krate);
     assert!(apply.status.success(), "{}", String::from_utf8_lossy(&apply.stderr));
-    let tuned = run_it();
+    let tuned = cargo_run(&krate);
     assert_ne!(tuned, original, "the lowered values print other digits");
     let columns = |text: &str| -> Vec<Vec<usize>> {
         text.lines().map(|l| l.char_indices().filter(|(_, c)| *c == '|' || *c == 'e' || *c == 'E').map(|(i, _)| i).chain([l.len()]).collect()).collect()
