@@ -133,7 +133,8 @@ impl<F: Format> Stochastic<F> {
     /// relations (`<`, `<=`, `>`, `>=`), whose answer is then the equality's, but not for `==` and
     /// `!=`, which CADNA defines as the computed-zero test itself and never reports (its
     /// `cadna_eq.h`/`cadna_ne.h`; examplesC/ex2 branches on `d == 0` with `d` noise and reports
-    /// only the cancellation).
+    /// only the cancellation). Under [`stochastic::NOISE_ORDER_ENV`]`=mean` an order relation on
+    /// noise follows the sign of the mean difference instead (counted all the same).
     #[inline(always)]
     pub(crate) fn compare_same(self, rhs: Self, branching: bool) -> Option<Ordering> {
         let d = self.add_same_quiet(-rhs);
@@ -150,6 +151,9 @@ impl<F: Format> Stochastic<F> {
             }
             if branching {
                 note(Instability::UnstableBranching);
+                if stochastic::noise_order_by_mean() {
+                    return sum.partial_cmp(&0.0);
+                }
             }
             return Some(Ordering::Equal);
         }

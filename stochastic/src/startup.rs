@@ -1,6 +1,7 @@
 //! What the runtime reads from its environment once, before `main`: the single build's unit
 //! formats ([`crate::knob::FORMATS_ENV`]), whether to stop at the first overflow
-//! ([`crate::stochastic::STOP_ON_OVERFLOW_ENV`]) and whether the CPU converts binary16 itself.
+//! ([`crate::stochastic::STOP_ON_OVERFLOW_ENV`]), how order comparisons on noise are decided
+//! ([`crate::stochastic::NOISE_ORDER_ENV`]) and whether the CPU converts binary16 itself.
 //!
 //! These are read on the hottest paths there are: every operation on a knob reads its unit's
 //! format, every rounding into binary16 whether the CPU has F16C. Read lazily, each read was an
@@ -68,10 +69,11 @@ ctor::declarative::ctor! {
     /// Reads the environment. One thread runs before `main`: the writes race with nothing.
     #[ctor(unsafe)]
     fn startup() {
-        // SAFETY (all three): before `main`, one thread.
+        // SAFETY (all four): before `main`, one thread.
         unsafe {
             crate::cvt::probe_f16c();
             crate::stochastic::read_stop_on_overflow();
+            crate::stochastic::read_noise_order();
             crate::knob::read_formats();
             STARTED.set(true);
         }

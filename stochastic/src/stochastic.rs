@@ -508,6 +508,39 @@ pub(crate) unsafe fn read_stop_on_overflow() {
     unsafe { STOP_ON_OVERFLOW.set(stop) }
 }
 
+/// The environment variable that decides an order comparison (`<`, `<=`, `>`, `>=`) whose
+/// difference is numerical noise by the sign of the samples' mean difference, where CADNA's
+/// relational operators answer as for equal operands. Set to `mean` (anything else, or unset:
+/// CADNA's answer). The unstable branching is counted either way.
+///
+/// CADNA's rule makes `s < f64::EPSILON` false for every noisy `s` near machine precision, so a
+/// loop that stops on it when the native run reaches a fixed point (`|del - 1| < EPS`,
+/// Numerical Recipes' continued fractions) never stops under random rounding; by the mean it
+/// stops at the first iteration whose samples lie below on average, as one randomly rounded run
+/// would. The tuner sets it only when the program's DSA reference fails under CADNA's rule, and
+/// says so.
+pub const NOISE_ORDER_ENV: &str = "FPTUNE_NOISE_ORDER";
+
+/// [`NOISE_ORDER_ENV`] as read before `main` ([`crate::startup`]): whether a noisy order
+/// comparison follows the mean.
+static NOISE_ORDER_BY_MEAN: Plain<bool> = Plain::new(false);
+
+/// Whether an order comparison on numerical noise follows the samples' mean ([`NOISE_ORDER_ENV`]).
+#[inline(always)]
+pub(crate) fn noise_order_by_mean() -> bool {
+    NOISE_ORDER_BY_MEAN.get()
+}
+
+/// Reads [`NOISE_ORDER_ENV`].
+///
+/// # Safety
+/// No other thread may run (it is called before `main`).
+pub(crate) unsafe fn read_noise_order() {
+    let by_mean = std::env::var_os(NOISE_ORDER_ENV).is_some_and(|v| v == "mean");
+    // SAFETY: the caller's promise.
+    unsafe { NOISE_ORDER_BY_MEAN.set(by_mean) }
+}
+
 /// Counts of every kind of instability detected so far in this run, all threads together, and
 /// per thread.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]

@@ -280,6 +280,10 @@ pub struct Lab<'a> {
     /// Candidates' runs end at their first 16-bit overflow (not the reference's): see
     /// [`Lab::stops_at_overflow`].
     stop_on_overflow: bool,
+    /// Whether DSA runs decide order comparisons on numerical noise by the samples' mean
+    /// ([`fptune::stochastic::NOISE_ORDER_ENV`]): set once the DSA reference has run
+    /// ([`Lab::dsa_reference`]), which the single build made beside it waits for.
+    noise_by_mean: std::sync::OnceLock<bool>,
     /// When the cache was last written.
     last_save: Mutex<Instant>,
     /// Successors run ahead of their round ([`Oracle::speculate`]) whose test ended, with its
@@ -396,6 +400,7 @@ impl<'a> Lab<'a> {
             native_after: std::sync::atomic::AtomicBool::new(false),
             two_seeds: std::sync::OnceLock::new(),
             stop_on_overflow: false,
+            noise_by_mean: std::sync::OnceLock::new(),
             last_save: Mutex::new(Instant::now()),
             speculated: Mutex::new(HashMap::new()),
             _out_lock: out_lock,
@@ -458,6 +463,9 @@ impl<'a> Lab<'a> {
         }
         if self.stops_at_overflow(seed, formats.is_some()) {
             cmd = cmd.env(fptune::stochastic::STOP_ON_OVERFLOW_ENV, "1");
+        }
+        if seed.is_some() && self.noise_by_mean.get() == Some(&true) {
+            cmd = cmd.env(fptune::stochastic::NOISE_ORDER_ENV, "mean");
         }
         process::run(&cmd, self.timeout(), log)
     }
@@ -539,6 +547,49 @@ impl<'a> Lab<'a> {
         let run = self.build_and_run(worker, config, seed, runs, build)?;
         self.cache.lock().map_err(|_| anyhow!("the cache lock is poisoned"))?.insert(run.clone());
         Ok((run, false))
+    }
+
+    /// The DSA reference: `start` under DSA with CADNA's comparisons, and when that run fails
+    /// (a crash or a timeout), once more with order comparisons on numerical noise decided by the
+    /// samples' mean, as every DSA run then is ([`fptune::stochastic::NOISE_ORDER_ENV`]; the
+    /// cache's runs are then those of that key). With the run, whether it was recalled, and the
+    /// first run's failure when there was a second.
+    ///
+    /// CADNA answers `s < EPS` as `s == EPS` when `s - EPS` is noise, so a loop that stops on
+    /// such a test when its native run reaches a fixed point (Numerical Recipes' continued
+    /// fractions: `if (del - 1).abs() < EPS { break }`) never stops under random rounding.
+    fn dsa_reference(&self, worker: &Worker, start: &Configuration) -> Result<(CandidateRun, bool, Option<String>)> {
+        let seed = Some(self.settings.seed);
+        let decided = |by_mean: bool| {
+            let _ = self.noise_by_mean.set(by_mean);
+        };
+        let (first, cached) = match self.run_config(worker, start, seed) {
+            Ok(got) => got,
+            Err(e) => {
+                decided(false);
+                return Err(e);
+            }
+        };
+        let failure = match &first.result {
+            RunResult::Finished { .. } | RunResult::BuildFailed { .. } => None,
+            _ => first.failure().map(|f| f.to_string()),
+        };
+        let Some(failure) = failure else {
+            decided(false);
+            return Ok((first, cached, None));
+        };
+        {
+            let mut cache = self.cache.lock().map_err(|_| anyhow!("the cache lock is poisoned"))?;
+            let key = format!("{}\nnoise order: mean", cache.key());
+            let reloaded = match cache.path() {
+                Some(path) => Cache::load(path.to_path_buf(), key)?.0,
+                None => Cache::in_memory(key),
+            };
+            *cache = reloaded;
+        }
+        decided(true);
+        let (second, cached) = self.run_config(worker, start, seed)?;
+        Ok((second, cached, Some(failure)))
     }
 
     /// Whether candidates valid under DSA run natively too, once a configuration found has
@@ -890,6 +941,8 @@ impl Lab<'_> {
             Err(why) => return Ok(Err(why)),
         };
         let seed = Some(self.settings.seed);
+        // Its runs are made as the reference's, whose run decides how ([`Lab::dsa_reference`]).
+        self.noise_by_mean.wait();
         let on_start = self.build_and_run(worker, start, seed, 1, Build::Single(&kept))?;
         let on_mixed = self.build_and_run(worker, &self.lowered_every_other(start), seed, 1, Build::Single(&kept))?;
         Ok(Ok(SingleMade { program: kept, on_start, on_mixed }))
@@ -1031,8 +1084,31 @@ fn same_results(a: &RunResult, b: &RunResult, unsteady: &BTreeSet<usize>) -> boo
         }
         // Both killed: neither gave records, and either is an invalid candidate.
         (RunResult::TimedOut { .. }, RunResult::TimedOut { .. }) => true,
+        (
+            RunResult::Crashed { code: ca, signal: sa, stderr_tail: ta },
+            RunResult::Crashed { code: cb, signal: sb, stderr_tail: tb },
+        ) => ca == cb && sa == sb && without_thread_ids(ta) == without_thread_ids(tb),
         _ => a == b,
     }
+}
+
+/// A program's standard error without the thread ids of its panic messages (`thread 'main'
+/// (13701) panicked at ..`, as recent Rust writes them): the same panic of two processes reads the same.
+fn without_thread_ids(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.find("thread '") {
+        let name_end = rest[at + 8..].find('\'').map(|e| at + 8 + e + 1);
+        let Some(end) = name_end else { break };
+        out.push_str(&rest[..end]);
+        rest = &rest[end..];
+        let digits = rest.strip_prefix(" (").map(|r| r.len() - r.trim_start_matches(|c: char| c.is_ascii_digit()).len());
+        if let Some(n) = digits.filter(|&n| n > 0 && rest[2 + n..].starts_with(')')) {
+            rest = &rest[2 + n + 1..];
+        }
+    }
+    out.push_str(rest);
+    out
 }
 
 /// Why a run of the single build does not serve, when its records differ from those of the
@@ -1710,9 +1786,11 @@ pub fn prepare(lab: &mut Lab<'_>) -> Result<Prepared, TuneError> {
                 shared.make_single_build(&worker1, &start).map_err(TuneError::internal)
             })
         });
-        let worker0 = lock(shared, 0)?;
-        let (reference, cached) =
-            shared.run_config(&worker0, &start, Some(shared.settings.seed)).map_err(TuneError::internal)?;
+        let worker0 = lock(shared, 0).inspect_err(|_| {
+            // The single build made beside waits for the reference's comparisons.
+            let _ = shared.noise_by_mean.set(false);
+        })?;
+        let (reference, cached, cadna_failure) = shared.dsa_reference(&worker0, &start).map_err(TuneError::internal)?;
         shared.save_cache().map_err(TuneError::internal)?;
         // The runs that verify the single builds, and the configuration they are verified on,
         // are limited as candidates are: a lowered configuration may never stop (a random
@@ -1729,11 +1807,15 @@ pub fn prepare(lab: &mut Lab<'_>) -> Result<Prepared, TuneError> {
             }
             _ => {
                 let failure = reference.failure().map(|r| r.to_string()).unwrap_or_default();
+                let first = cadna_failure.as_deref().filter(|f| *f != failure).map_or_else(String::new, |f| {
+                    format!(" (with CADNA's comparisons: {f})")
+                });
                 // A loop that stops when a difference falls below machine precision (`< f64::EPSILON`)
                 // converges natively onto a fixed point; under random rounding its samples keep
                 // moving by an ulp, and the test may never hold.
                 return Err(TuneError::Original(anyhow!(
-                    "the original program under DSA failed: {failure}\n\
+                    "the original program under DSA failed, with CADNA's comparisons and with order \
+                     comparisons on numerical noise decided by the mean: {failure}{first}\n\
                      (under discrete stochastic arithmetic every operation rounds up or down at random: \
                      a loop that stops when a difference falls below machine precision, such as \
                      `err < f64::EPSILON`, may never stop, where the native run reaches a fixed point; \
@@ -1741,6 +1823,15 @@ pub fn prepare(lab: &mut Lab<'_>) -> Result<Prepared, TuneError> {
                 )));
             }
         };
+        let noise_note = cadna_failure.map(|failure| {
+            format!(
+                "the DSA reference failed with CADNA's comparisons ({failure}): every DSA run decides an order \
+                 comparison whose operands differ by numerical noise by the samples' mean, where CADNA \
+                 answers as for equal operands (a loop that stops on `err < f64::EPSILON` at a native \
+                 fixed point never stops under CADNA's rule; a tolerance of a few ulps, or a relative \
+                 one, stops under both)"
+            )
+        });
         // Native runs may pay when they may come first (a DSA run costs a good deal, and more
         // than twice the original's native run; not for programs whose DSA runs take
         // milliseconds), or always with `--native-first always`.
@@ -1776,9 +1867,13 @@ pub fn prepare(lab: &mut Lab<'_>) -> Result<Prepared, TuneError> {
                 (Some(made.and_then(|made| single_verdict(made, &reference, &own_mixed, &shared.unsteady))), native_tried)
             }
         };
-        Ok((reference, records, other_builds, natives_may_pay, tried, native_tried))
+        Ok((reference, records, other_builds, natives_may_pay, tried, native_tried, noise_note))
     })?;
-    let (reference, records, other_builds, natives_may_pay, tried, native_tried) = steps;
+    let (reference, records, other_builds, natives_may_pay, tried, native_tried, noise_note) = steps;
+    if let Some(note) = noise_note {
+        console.stage(&format!("warning: {note}"));
+        warnings.push(note);
+    }
     counts.other_builds += other_builds;
     let mut dsa_run_seconds = reference.run_seconds;
     let mut native_seconds = reference.build_seconds + original_run_seconds;
@@ -2209,7 +2304,7 @@ mod tests {
 
     use sha2::{Digest, Sha256};
 
-    use super::{checks, hash_dependency, Queue};
+    use super::{checks, hash_dependency, without_thread_ids, Queue};
 
     #[test]
     fn a_dependency_hashes_alike_wherever_it_is_checked_out_and_differently_when_edited() -> anyhow::Result<()> {
@@ -2228,6 +2323,19 @@ mod tests {
         std::fs::write(two.path().join("stochastic/src/lib.rs"), "pub fn g() {}\n")?;
         assert_ne!(hash(&one.path().join("stochastic")), hash(&two.path().join("stochastic")));
         Ok(())
+    }
+
+    #[test]
+    fn the_same_panic_of_two_processes_reads_the_same_without_their_thread_ids() {
+        let a = "thread 'main' (13701) panicked at src/bessel.rs:613:9:\nx too large";
+        let b = "thread 'main' (13711) panicked at src/bessel.rs:613:9:\nx too large";
+        assert_eq!(without_thread_ids(a), "thread 'main' panicked at src/bessel.rs:613:9:\nx too large");
+        assert_eq!(without_thread_ids(a), without_thread_ids(b));
+        // Older panics, other text and a thread named with parentheses stay as they are.
+        for t in ["thread 'main' panicked at x", "thread 'w (1)' (7) said", "no thread here", "thread 'cut"] {
+            assert_eq!(without_thread_ids(t), t.replace("' (7)", "'"));
+        }
+        assert_ne!(without_thread_ids(a), without_thread_ids(&a.replace("613", "614")));
     }
 
     #[test]

@@ -801,6 +801,23 @@ fn const_fns_and_tuple_lets_are_tuned_and_applied_code_keeps_its_printed_columns
 }
 
 #[test]
+fn a_loop_that_stops_at_a_native_fixed_point_is_tuned_with_noisy_order_comparisons_decided_by_the_mean_and_says_so() {
+    // Lentz's method stops on `|del - 1| + |del.im| < f64::EPSILON`: under CADNA's comparisons
+    // (a noisy difference is equal) the DSA reference never stops; fptune runs it again with
+    // noisy order comparisons decided by the mean, and says so.
+    let (_dir, _krate, run, r) = tuned_fixture("fixed_point", &["--auto", "--digits", "6"]);
+    let said = "the DSA reference failed with CADNA's comparisons";
+    assert!(run.stderr.contains(said) && run.stderr.contains("tan: failure to converge"), "{}", run.stderr);
+    assert!(r["warnings"].as_array().expect("warnings").iter().any(|w| w.as_str().is_some_and(|w| w.contains(said))), "{}", r["warnings"]);
+    // The six inputs and their tangents, each with the digits of a stopped loop.
+    let reference = r["reference"].as_array().expect("reference");
+    assert_eq!(reference.len(), 24, "{}", r["reference"]);
+    assert!(reference.iter().all(|v| v["digits"].as_f64().is_some_and(|d| d > 14.0)), "{}", r["reference"]);
+    assert_eq!(r["counts"]["single_build"], true, "{}\n{}", r["counts"], run.stderr);
+    assert_eq!(r["final_check"]["meets_requirement"], true, "{}", r["final_check"]);
+}
+
+#[test]
 fn zero_touch_tunes_a_2015_crate_of_modules_operators_and_folds_with_no_failed_build() {
     let (_dir, _krate, run, r) = tuned_fixture("styles_zero_touch_2015", &["--auto", "--digits", "3"]);
     // Every printed float (not the `usize`, the `&str` or the `Debug` of a struct).
