@@ -133,23 +133,46 @@ impl BuildOptions {
         self.add_rustflags(&["-C", &format!("target-cpu={cpu}")]);
     }
 
-    /// Adds `flags` to the user's own rustflags ([`rustflags`]).
+    /// Adds `flags` to the user's own rustflags ([`rustflags`]), and to those added before.
     pub fn add_rustflags(&mut self, flags: &[&str]) {
-        let (env, config) = rustflags(flags, |key| std::env::var(key).ok());
-        self.env.extend(env);
-        self.config.extend(config);
+        let added = |key: &str| self.env.iter().rev().find(|(k, _)| k == key).map(|(_, v)| v.clone());
+        let (env, config) = rustflags(flags, |key| added(key).or_else(|| std::env::var(key).ok()));
+        for (key, value) in env {
+            self.env.retain(|(k, _)| *k != key);
+            self.env.push((key, value));
+        }
+        const SETTING: &str = "build.rustflags=[";
+        for setting in config {
+            match self.config.iter_mut().find(|c| c.starts_with(SETTING)) {
+                Some(before) => {
+                    before.pop();
+                    before.push_str(", ");
+                    before.push_str(&setting[SETTING.len()..]);
+                }
+                None => self.config.push(setting),
+            }
+        }
     }
 
     /// Default options for building `scratch`: its manifest, its own target dir, and cargo run
-    /// from the user's package root so the user's `.cargo/config.toml` files apply.
+    /// from the user's package root so the user's `.cargo/config.toml` files apply. rustc writes
+    /// every type of its diagnostics in full ([`DIAGNOSTIC_WIDTH`]).
     pub fn for_scratch(scratch: &Scratch) -> BuildOptions {
-        BuildOptions {
+        let mut opts = BuildOptions {
             target_dir: Some(scratch.target_dir().to_path_buf()),
             cwd: Some(scratch.source_root().to_path_buf()),
             ..BuildOptions::new(scratch.manifest_path())
-        }
+        };
+        opts.add_rustflags(&[DIAGNOSTIC_WIDTH]);
+        opts
     }
 }
+
+/// rustc's width for diagnostics in fptune's builds. A type longer than the width is shortened
+/// (`(Probe<f64, 10>, Probe<f64, 10>, ..., ...)`, the full name written to a file), which hides
+/// the couplings and pins the probe and the heals read from its parts: a function returning a
+/// tuple of nine floats. This width writes every type in full.
+pub const DIAGNOSTIC_WIDTH: &str = "--diagnostic-width=100000";
 
 /// The program to run as cargo: `$CARGO`, else `cargo`.
 pub fn cargo_program() -> OsString {
@@ -621,6 +644,26 @@ mod tests {
             target_cpu("native", env(&[("CARGO_ENCODED_RUSTFLAGS", "")])).0,
             vec![("CARGO_ENCODED_RUSTFLAGS".to_string(), "-C\x1ftarget-cpu=native".to_string())]
         );
+    }
+
+    #[test]
+    fn flags_added_twice_are_one_setting_with_both() {
+        let mut opts = BuildOptions::new("Cargo.toml");
+        opts.add_rustflags(&[DIAGNOSTIC_WIDTH]);
+        opts.add_target_cpu("native");
+        let both = [DIAGNOSTIC_WIDTH, "-C", "target-cpu=native"];
+        match (std::env::var("CARGO_ENCODED_RUSTFLAGS").ok(), std::env::var("RUSTFLAGS").ok()) {
+            (None, None) => {
+                assert!(opts.env.is_empty(), "{:?}", opts.env);
+                assert_eq!(opts.config, vec![format!("build.rustflags=[{}]", both.map(|f| format!("{f:?}")).join(", "))]);
+            }
+            // Where the tests run with flags of their own, one variable holds theirs and both.
+            _ => {
+                assert_eq!(opts.env.len(), 1, "{:?}", opts.env);
+                assert!(opts.env[0].1.ends_with(&both.join(if opts.env[0].0 == "RUSTFLAGS" { " " } else { "\x1f" })), "{:?}", opts.env);
+                assert!(opts.config.is_empty());
+            }
+        }
     }
 
     #[test]
