@@ -540,7 +540,34 @@ impl UntypedLiterals {
     }
 }
 
+/// The arguments of the formatting, assertion and `vec!` macros are code of the item too:
+/// `visit` sees each (a `vec![x; n]`'s element), and the macro gets them back as visited.
+fn visit_macro_exprs(mac: &mut syn::Macro, mut visit: impl FnMut(&mut Expr)) {
+    let name = mac.path.segments.last().map(|s| s.ident.to_string()).unwrap_or_default();
+    if !EXPRESSION_MACROS.contains(&name.as_str()) {
+        return;
+    }
+    if name == "vec" {
+        if let Ok(mut r) = syn::parse2::<VecRepeat>(mac.tokens.clone()) {
+            visit(&mut r.elem);
+            let (e, n) = (&r.elem, &r.len);
+            mac.tokens = quote!(#e; #n);
+            return;
+        }
+    }
+    let parser = syn::punctuated::Punctuated::<Expr, syn::Token![,]>::parse_terminated;
+    if let Ok(mut args) = syn::parse::Parser::parse2(parser, mac.tokens.clone()) {
+        args.iter_mut().for_each(&mut visit);
+        mac.tokens = args.into_token_stream();
+    }
+}
+
 impl VisitMut for UntypedLiterals {
+    // A literal in a method call inside `println!(..)` is typed by its place as anywhere else.
+    fn visit_macro_mut(&mut self, mac: &mut syn::Macro) {
+        visit_macro_exprs(mac, |e| self.visit_expr_mut(e));
+    }
+
     fn visit_expr_call_mut(&mut self, c: &mut syn::ExprCall) {
         if !elaborated_literal(c) {
             c.args.iter_mut().for_each(Self::untype);
@@ -905,7 +932,7 @@ const FLOAT_METHODS: [&str; 27] = [
 ];
 
 /// Float methods of two operands that the dispatch computes in the operands' common format.
-const TWO_OPERAND_METHODS: [&str; 5] = ["powf", "atan2", "hypot", "min", "max"];
+const TWO_OPERAND_METHODS: [&str; 8] = ["powf", "atan2", "hypot", "min", "max", "copysign", "rem_euclid", "div_euclid"];
 
 fn wrap_dispatch(span: Span, body: TokenStream) -> Expr {
     parse_quote_spanned!(span=> {
@@ -1711,27 +1738,8 @@ impl VisitMut for StochasticTypes {
         }
     }
 
-    // The arguments of the formatting, assertion and `vec!` macros are code of the item too.
     fn visit_macro_mut(&mut self, mac: &mut syn::Macro) {
-        let name = mac.path.segments.last().map(|s| s.ident.to_string()).unwrap_or_default();
-        if !EXPRESSION_MACROS.contains(&name.as_str()) {
-            return;
-        }
-        if name == "vec" {
-            if let Ok(mut r) = syn::parse2::<VecRepeat>(mac.tokens.clone()) {
-                self.visit_expr_mut(&mut r.elem);
-                let (e, n) = (&r.elem, &r.len);
-                mac.tokens = quote!(#e; #n);
-                return;
-            }
-        }
-        let parser = syn::punctuated::Punctuated::<Expr, syn::Token![,]>::parse_terminated;
-        if let Ok(mut args) = syn::parse::Parser::parse2(parser, mac.tokens.clone()) {
-            for arg in args.iter_mut() {
-                self.visit_expr_mut(arg);
-            }
-            mac.tokens = args.into_token_stream();
-        }
+        visit_macro_exprs(mac, |e| self.visit_expr_mut(e));
     }
 
     fn visit_type_mut(&mut self, t: &mut Type) {

@@ -683,6 +683,18 @@ macro_rules! dyn_common {
             fn m_max(a: Self, b: Self) -> Self {
                 a.max(b)
             }
+            #[inline]
+            fn m_copysign(a: Self, b: Self) -> Self {
+                a.copysign(b)
+            }
+            #[inline]
+            fn m_rem_euclid(a: Self, b: Self) -> Self {
+                a.rem_euclid(b)
+            }
+            #[inline]
+            fn m_div_euclid(a: Self, b: Self) -> Self {
+                a.div_euclid(b)
+            }
         }
 
         impl std::iter::Sum for $V {

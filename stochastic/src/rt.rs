@@ -1562,8 +1562,9 @@ where
 pub mod prelude {
     pub use crate::printed::{FloatPrinted, StdPrinted};
     pub use super::{
-        FloatAdd, FloatAtan2, FloatCmp, FloatCompoundKind, FloatCopy, FloatDiv, FloatFold, FloatHypot,
-        FloatMax, FloatMin, FloatMul, FloatPowf, FloatRem, FloatStore, FloatSub, HalfMath, StdAdd,
+        FloatAdd, FloatAtan2, FloatCmp, FloatCompoundKind, FloatCopy, FloatCopysign, FloatDiv,
+        FloatDivEuclid, FloatFold, FloatHypot, FloatMax, FloatMin, FloatMul, FloatPowf, FloatRem,
+        FloatRemEuclid, FloatStore, FloatSub, HalfMath, StdAdd,
         StdCompoundKind, StdCopy, StdDiv, StdEq, StdFold, StdMax, StdMin, StdMul, StdOrd, StdRem,
         StdStore, StdSub,
     };
@@ -1595,6 +1596,12 @@ pub trait Math2: Sized {
     fn m_min(a: Self, b: Self) -> Self;
     #[doc(hidden)]
     fn m_max(a: Self, b: Self) -> Self;
+    #[doc(hidden)]
+    fn m_copysign(a: Self, b: Self) -> Self;
+    #[doc(hidden)]
+    fn m_rem_euclid(a: Self, b: Self) -> Self;
+    #[doc(hidden)]
+    fn m_div_euclid(a: Self, b: Self) -> Self;
 }
 
 macro_rules! math2_by_methods {
@@ -1610,6 +1617,12 @@ macro_rules! math2_by_methods {
             fn m_min(a: Self, b: Self) -> Self { a.min(b) }
             #[inline(always)]
             fn m_max(a: Self, b: Self) -> Self { a.max(b) }
+            #[inline(always)]
+            fn m_copysign(a: Self, b: Self) -> Self { a.copysign(b) }
+            #[inline(always)]
+            fn m_rem_euclid(a: Self, b: Self) -> Self { a.rem_euclid(b) }
+            #[inline(always)]
+            fn m_div_euclid(a: Self, b: Self) -> Self { a.div_euclid(b) }
         }
     )*};
 }
@@ -1629,6 +1642,12 @@ macro_rules! math2_half {
             fn m_min(a: Self, b: Self) -> Self { <$h>::min(a, b) }
             #[inline(always)]
             fn m_max(a: Self, b: Self) -> Self { <$h>::max(a, b) }
+            #[inline(always)]
+            fn m_copysign(a: Self, b: Self) -> Self { HalfMath::copysign(a, b) }
+            #[inline(always)]
+            fn m_rem_euclid(a: Self, b: Self) -> Self { HalfMath::rem_euclid(a, b) }
+            #[inline(always)]
+            fn m_div_euclid(a: Self, b: Self) -> Self { HalfMath::div_euclid(a, b) }
         }
     )*};
 }
@@ -1640,6 +1659,9 @@ float_pair!(FloatAtan2, __fp_atan2, Math2, m_atan2);
 float_pair!(FloatHypot, __fp_hypot, Math2, m_hypot);
 float_pair!(FloatMin, __fp_min, Math2, m_min);
 float_pair!(FloatMax, __fp_max, Math2, m_max);
+float_pair!(FloatCopysign, __fp_copysign, Math2, m_copysign);
+float_pair!(FloatRemEuclid, __fp_rem_euclid, Math2, m_rem_euclid);
+float_pair!(FloatDivEuclid, __fp_div_euclid, Math2, m_div_euclid);
 
 macro_rules! ord_method {
     ($Std:ident, $m:ident, $ord:ident) => {

@@ -145,6 +145,15 @@ mod method_set {
         v.sort_by(|a, b| a.total_cmp(b));
         (f64::from(s), f64::from(c), f64::from(m), r as f64 + q as f64, f64::from(v[0]), v[2] == x)
     }
+
+    /// A literal argument adapts to a 16-bit receiver, as an operand of `+` does (`half`'s
+    /// `copysign` takes an `f16`; it has no `rem_euclid`).
+    pub fn literal_arguments(#[tune] x: fptune::f16) -> (f64, f64, f64) {
+        let m = x.copysign(-1.0);
+        let r = x.rem_euclid(0.75);
+        let q = x.div_euclid(0.75);
+        (f64::from(m), f64::from(r), f64::from(q))
+    }
 }
 
 #[test]
@@ -155,6 +164,11 @@ fn the_f64_method_set_reaches_16_bit_knobs() {
     assert_eq!(rq, 0.5 + 2.0);
     assert_eq!(least, -1.0);
     assert!(last);
+}
+
+#[test]
+fn literal_arguments_of_two_operand_methods_adapt_to_16_bit_knobs() {
+    assert_eq!(method_set::literal_arguments(f16::from_f32(2.0)), (-2.0, 0.5, 2.0));
 }
 
 #[test]

@@ -726,9 +726,13 @@ fn literal_argument_receiver(text: &str, ident: (usize, usize)) -> Option<(Strin
     }
     let open = ident.1 + text.get(ident.1..)?.find('(')?;
     find_expr(text, ident, |e, at| match e {
-        syn::Expr::MethodCall(m) if plain(&m.receiver) && OPERAND_METHODS.iter().any(|n| m.method == n) => m.args.iter().any(|a| match a {
-            syn::Expr::Call(c) => at(c.func.span()).is_some_and(|(a, b)| a <= ident.0 && ident.1 <= b),
-            _ => false,
+        syn::Expr::MethodCall(m) if plain(&m.receiver) && OPERAND_METHODS.iter().any(|n| m.method == n) => m.args.iter().any(|a| {
+            // The literal, negated (`x.copysign(-1.0)`) or in parentheses.
+            let mut a = a;
+            while let syn::Expr::Unary(syn::ExprUnary { op: syn::UnOp::Neg(_), expr, .. }) | syn::Expr::Paren(syn::ExprParen { expr, .. }) = a {
+                a = expr;
+            }
+            matches!(a, syn::Expr::Call(c) if at(c.func.span()).is_some_and(|(a, b)| a <= ident.0 && ident.1 <= b))
         })
         .then(|| at(m.receiver.span()).and_then(|(a, b)| text.get(a..b)).map(|r| (r.to_string(), open)))
         .flatten(),
@@ -1155,6 +1159,11 @@ mod tests {
         // A method of the program's own takes what its parameter says.
         let third = text.rfind("lit::<").unwrap();
         assert_eq!(literal_argument_receiver(text, (third, third + 3)), None);
+        // A negated literal, in parentheses or not.
+        let text = "fn f() { a.copysign(-::fptune::__rt::lit::<f64>(1.0f64, 1.0f32)); a.max((-::fptune::__rt::lit::<f64>(0.5f64, 0.5f32))); }";
+        for at in text.match_indices("lit::<").map(|(i, _)| i) {
+            assert_eq!(literal_argument_receiver(text, (at, at + 3)).map(|r| r.0), Some("a".to_string()), "{at}");
+        }
     }
 
     #[test]
