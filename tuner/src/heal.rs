@@ -314,6 +314,13 @@ fn advice_for(e: &Diagnostic) -> String {
             );
         }
     }
+    if let Some(bound) = knob_trait_bound(&e.message) {
+        return format!(
+            "the single build (one program whose knobs choose their format when it runs) cannot give its knobs \
+             the bound `{bound}` (a trait the crate implements for `f64` or `f32`): each candidate is built \
+             instead, with the same results, more slowly"
+        );
+    }
     match e.code.as_deref() {
         Some("E0282" | "E0283") => "rustc cannot infer a type here in fptune's stochastic build: write the type (`let x: f64 = ..`, `.sum::<f64>()`)".into(),
         Some("E0015") if e.message.contains("in constants") || e.message.contains("in statics") => {
@@ -321,6 +328,14 @@ fn advice_for(e: &Diagnostic) -> String {
         }
         _ => ADVICE.into(),
     }
+}
+
+/// The trait of "the trait bound `Knob<f64, 0>: Real` is not satisfied" (rustc's message where
+/// the single build's knob meets a bound of the crate's own trait): `Real`.
+fn knob_trait_bound(message: &str) -> Option<&str> {
+    let rest = message.strip_prefix("the trait bound `")?.strip_suffix("` is not satisfied")?;
+    let (ty, bound) = rest.rsplit_once(": ")?;
+    ty.trim_start_matches("fptune::__rt::").starts_with("Knob<").then_some(bound)
 }
 
 fn rendered(e: &Diagnostic) -> String {
@@ -1164,6 +1179,14 @@ mod tests {
         for at in text.match_indices("lit::<").map(|(i, _)| i) {
             assert_eq!(literal_argument_receiver(text, (at, at + 3)).map(|r| r.0), Some("a".to_string()), "{at}");
         }
+    }
+
+    #[test]
+    fn a_bound_of_the_crates_own_trait_on_a_knob_is_named() {
+        assert_eq!(knob_trait_bound("the trait bound `fptune::__rt::Knob<f64, 0>: Real` is not satisfied"), Some("Real"));
+        assert_eq!(knob_trait_bound("the trait bound `Knob<f64, { 3 | CONSTANT }>: geo::Real<f64>` is not satisfied"), Some("geo::Real<f64>"));
+        assert_eq!(knob_trait_bound("the trait bound `Stochastic<f32>: From<Stochastic<f64>>` is not satisfied"), None);
+        assert_eq!(knob_trait_bound("mismatched types"), None);
     }
 
     #[test]

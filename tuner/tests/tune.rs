@@ -818,6 +818,19 @@ fn a_loop_that_stops_at_a_native_fixed_point_is_tuned_with_noisy_order_compariso
 }
 
 #[test]
+fn a_routine_generic_over_the_crates_own_float_trait_is_tuned_with_its_candidates_built_and_says_why() {
+    let (_dir, _krate, run, r) = tuned_fixture("own_float_trait", &["--auto", "--digits", "4"]);
+    let said = "cannot give its knobs the bound `Real`";
+    assert!(run.stderr.contains(said), "{}", run.stderr);
+    assert!(r["warnings"].as_array().expect("warnings").iter().any(|w| w.as_str().is_some_and(|w| w.contains(said))), "{}", r["warnings"]);
+    assert_eq!(r["counts"]["single_build"], false, "{}", r["counts"]);
+    assert_eq!(r["counts"]["compilations_failed"], 0, "{}\n{}", r["counts"], run.stderr);
+    // `xs` goes to `f32`, for which the crate implements `Real`; not to 16 bits, for which not.
+    assert_eq!(knob(&r, "xs")["found"], "f32", "{r}");
+    assert_eq!(r["final_check"]["meets_requirement"], true, "{}", r["final_check"]);
+}
+
+#[test]
 fn zero_touch_tunes_a_2015_crate_of_modules_operators_and_folds_with_no_failed_build() {
     let (_dir, _krate, run, r) = tuned_fixture("styles_zero_touch_2015", &["--auto", "--digits", "3"]);
     // Every printed float (not the `usize`, the `&str` or the `Debug` of a struct).
