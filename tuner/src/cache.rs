@@ -139,11 +139,6 @@ impl Cache {
         self.runs.get(&(configuration.clone(), seed))
     }
 
-    /// The configurations with a run of `seed` (`None`: native).
-    pub fn configurations_run_with(&self, seed: Option<u64>) -> std::collections::HashSet<Configuration> {
-        self.runs.keys().filter(|(_, s)| *s == seed).map(|(c, _)| c.clone()).collect()
-    }
-
     /// Records a run, replacing any earlier one of the same configuration and seed.
     pub fn insert(&mut self, run: CandidateRun) {
         self.runs.insert((run.configuration.clone(), run.seed), run);
@@ -232,19 +227,6 @@ mod tests {
         assert!(cache.is_empty());
         assert_eq!(warning, None);
         Ok(())
-    }
-
-    #[test]
-    fn the_configurations_run_with_a_seed_are_those_of_its_runs_only() {
-        let mut cache = Cache::in_memory("k");
-        cache.insert(run(&[F32, F32], true));
-        cache.insert(CandidateRun { seed: None, ..run(&[F64, F32], true) });
-        cache.insert(CandidateRun { seed: Some(2), ..run(&[F64, F64], false) });
-        let with = |seed| cache.configurations_run_with(seed).into_iter().collect::<Vec<_>>();
-        assert_eq!(with(Some(1)), [Configuration(vec![F32, F32])]);
-        assert_eq!(with(Some(2)), [Configuration(vec![F64, F64])]);
-        assert_eq!(with(None), [Configuration(vec![F64, F32])]);
-        assert!(with(Some(3)).is_empty());
     }
 
     #[test]

@@ -2,7 +2,7 @@
 //! reference, Delta Debugging over candidates built and run in parallel scratch copies, the final
 //! native check, and the report.
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeSet, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
@@ -273,10 +273,10 @@ pub struct Lab<'a> {
     /// candidates valid under DSA natively too.
     native_after: std::sync::atomic::AtomicBool,
     /// A configuration found failed its DSA re-check: from then on the search runs the
-    /// candidates under DSA with two seeds, except those it had judged already (with the
-    /// search's seed), held here: their verdicts stand, so a search run again retraces its
-    /// path to the configuration refused and only then meets new candidates.
-    two_seeds: std::sync::OnceLock<std::collections::HashSet<Configuration>>,
+    /// candidates under DSA with two seeds, except those the searches had looked at already
+    /// (with the search's seed), held here: their verdicts stand, so a search run again
+    /// retraces its path to the configuration refused and only then meets new candidates.
+    two_seeds: std::sync::OnceLock<HashSet<Configuration>>,
     /// Candidates' runs end at their first 16-bit overflow (not the reference's): see
     /// [`Lab::stops_at_overflow`].
     stop_on_overflow: bool,
@@ -623,11 +623,12 @@ impl<'a> Lab<'a> {
         self.two_seeds.get().is_some()
     }
 
-    /// Turns two-seed mode on ([`Lab::two_seeds`]) for the candidates not judged yet.
-    fn start_two_seeds(&self) -> Result<()> {
-        let judged = self.cache.lock().map_err(|_| anyhow!("the cache lock is poisoned"))?.configurations_run_with(Some(self.settings.seed));
-        let _ = self.two_seeds.set(judged);
-        Ok(())
+    /// Turns two-seed mode on ([`Lab::two_seeds`]) for the candidates the searches so far have
+    /// not judged (`consulted`: what they looked at). Not every run in the cache: those include
+    /// candidates run ahead of their round that no search looked at, which depend on the
+    /// workers' timing, and so would the next search's verdicts.
+    fn start_two_seeds(&self, consulted: &HashSet<Configuration>) {
+        let _ = self.two_seeds.set(consulted.clone());
     }
 
     /// Whether `config` must pass a second seed: in two-seed mode, unless the search had judged
@@ -2071,10 +2072,13 @@ pub fn tune_for(lab: &Lab<'_>, prepared: &Prepared, req: &Requirement) -> Result
     if let Some(screening) = &lab.screening {
         screening.reset();
     }
+    // What the searches of this requirement looked at (for [`Lab::start_two_seeds`]).
+    let mut consulted: HashSet<Configuration> = HashSet::new();
     let (result, final_check) = loop {
         let mut oracle = LabOracle { lab, reference: &reference, req, rejected: &rejected, successors: Vec::new() };
         let result =
             search::search(&problem, &options, &mut oracle, &mut |e| console.event(e)).map_err(TuneError::internal)?;
+        consulted.extend(result.tested.iter().map(|o| o.configuration.clone()));
         count_tested(&result.tested, &mut counts, &mut process::lock(&lab.speculated));
         // The search's runs are kept before the re-check, which may be interrupted.
         lab.save_cache().map_err(TuneError::internal)?;
@@ -2086,7 +2090,7 @@ pub fn tune_for(lab: &Lab<'_>, prepared: &Prepared, req: &Requirement) -> Result
             // Three-sample estimates of hundreds of checked values: one seed can pass a few
             // by chance. Candidates must now pass two.
             console.stage("a configuration valid under DSA failed with another seed: candidates not judged yet now run under DSA with two seeds");
-            lab.start_two_seeds().map_err(TuneError::internal)?;
+            lab.start_two_seeds(&consulted);
         }
         if check.reason.is_some() && !lab.native_after() {
             // Random rounding does not show everything round-to-nearest does (a sum that
