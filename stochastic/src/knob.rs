@@ -38,7 +38,7 @@ use half::{bf16, f16};
 
 use crate::check::Checkable;
 use crate::format::Format;
-use crate::rt::{Arith, ArithRem, CastAs, CastOperand, Join, Lit, Math2, Scalar, Store};
+use crate::rt::{Arith, ArithRem, CastAs, CastOperand, Join, Lit, Scalar, Store};
 use crate::startup::Plain;
 use crate::value::Stochastic;
 
@@ -659,41 +659,6 @@ macro_rules! dyn_common {
             #[inline]
             fn fp_rem(a: Self, b: Self) -> Self {
                 a % b
-            }
-        }
-
-        impl Math2 for $V {
-            #[inline]
-            fn m_powf(a: Self, b: Self) -> Self {
-                a.powf(b)
-            }
-            #[inline]
-            fn m_atan2(a: Self, b: Self) -> Self {
-                a.atan2(b)
-            }
-            #[inline]
-            fn m_hypot(a: Self, b: Self) -> Self {
-                a.hypot(b)
-            }
-            #[inline]
-            fn m_min(a: Self, b: Self) -> Self {
-                a.min(b)
-            }
-            #[inline]
-            fn m_max(a: Self, b: Self) -> Self {
-                a.max(b)
-            }
-            #[inline]
-            fn m_copysign(a: Self, b: Self) -> Self {
-                a.copysign(b)
-            }
-            #[inline]
-            fn m_rem_euclid(a: Self, b: Self) -> Self {
-                a.rem_euclid(b)
-            }
-            #[inline]
-            fn m_div_euclid(a: Self, b: Self) -> Self {
-                a.div_euclid(b)
             }
         }
 

@@ -1627,7 +1627,15 @@ macro_rules! math2_by_methods {
     )*};
 }
 
-math2_by_methods!([] f64, [] f32, [F: Format] Stochastic<F>, [F: Format, const K: u32] Probe<F, K>);
+math2_by_methods!(
+    [] f64,
+    [] f32,
+    [F: Format] Stochastic<F>,
+    [F: Format, const K: u32] Probe<F, K>,
+    // The single build's values of run-time format.
+    [] crate::knob::Sdyn,
+    [] crate::knob::Ndyn,
+);
 
 macro_rules! math2_half {
     ($($h:ty),*) => {$(
