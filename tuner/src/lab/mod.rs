@@ -11,6 +11,7 @@ mod base;
 mod cached;
 mod counts;
 mod judge;
+mod plan;
 mod prepare;
 mod recheck;
 mod run;
@@ -123,7 +124,7 @@ pub struct Lab<'a> {
     logs: PathBuf,
     workers: Vec<Mutex<Worker>>,
     /// How long a run may take, in milliseconds ([`Lab::timeout`]): set from the reference's
-    /// run time once it is known, while another worker may be running.
+    /// run time once it is known ([`Lab::limit_runs`]), while another worker may be running.
     timeout_ms: AtomicU64,
     units: Vec<Unit>,
     capped: Vec<usize>,

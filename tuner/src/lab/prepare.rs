@@ -17,6 +17,7 @@ use crate::screen::Screening;
 use crate::validate;
 
 use super::counts::Counts;
+use super::plan::{run_timeout, Choices, Measurements, Plan};
 use super::run::{log_name, Build};
 use super::single::{same_results, single_verdict};
 use super::{lock, Lab, TuneError, Worker};
@@ -299,6 +300,14 @@ pub fn prepare(lab: &mut Lab<'_>) -> Result<Prepared, TuneError> {
     console.stage("running the DSA reference");
     let obstacle = (lab.settings.single_build != When::Never).then(|| lab.single_build_obstacle());
     let ahead = matches!(obstacle, Some(None)) && lab.workers.len() > 1;
+    let choices = Choices::of(lab.settings);
+    // What the reference measured, the trials to come not made yet.
+    let measured = |reference: &CandidateRun| Measurements {
+        original_run: original_run_seconds,
+        reference_build: reference.build_seconds,
+        reference_run: reference.run_seconds,
+        ..Measurements::default()
+    };
     let shared: &Lab<'_> = lab;
     let steps = std::thread::scope(|s| -> Result<_, TuneError> {
         let second = ahead.then(|| {
@@ -316,7 +325,7 @@ pub fn prepare(lab: &mut Lab<'_>) -> Result<Prepared, TuneError> {
         // The runs that verify the single builds, and the configuration they are verified on,
         // are limited as candidates are: a lowered configuration may never stop (a random
         // number generator that needs 46-bit integers in its doubles: NPB's `randlc`).
-        shared.derive_timeout(reference.run_seconds);
+        shared.limit_runs(run_timeout(&choices, reference.run_seconds));
         let mut other_builds = usize::from(!cached);
         let log = reference.log.as_ref().map(|l| shared.settings.out.join(l).display().to_string()).unwrap_or_default();
         let records = match &reference.result {
@@ -353,14 +362,8 @@ pub fn prepare(lab: &mut Lab<'_>) -> Result<Prepared, TuneError> {
                  one, stops under both)"
             )
         });
-        // Native runs may pay when they may come first (a DSA run costs a good deal, and more
-        // than twice the original's native run; not for programs whose DSA runs take
-        // milliseconds), or always with `--native-first always`.
-        let natives_may_pay = match shared.settings.native_first {
-            When::Never => false,
-            When::Always => true,
-            When::Auto => reference.run_seconds > 0.25 && reference.run_seconds > 2.0 * original_run_seconds,
-        };
+        // Native runs may pay ([`Plan::natives_may_pay`]): the native single build is tried too.
+        let natives_may_pay = Plan::from_measurements(&choices, &measured(&reference)).natives_may_pay;
         // 4. The single build, one program for every DSA candidate (made ahead, or now). And
         // its native twin, for every candidate's native run, when native runs may pay: it
         // serves only beside the DSA one. The DSA one is verified against the own build's run
@@ -388,39 +391,36 @@ pub fn prepare(lab: &mut Lab<'_>) -> Result<Prepared, TuneError> {
                 (Some(made.and_then(|made| single_verdict(made, &reference, &own_mixed, &shared.unsteady))), native_tried)
             }
         };
-        Ok((reference, records, other_builds, natives_may_pay, tried, native_tried, noise_note))
+        Ok((reference, records, other_builds, tried, native_tried, noise_note))
     })?;
-    let (reference, records, other_builds, natives_may_pay, tried, native_tried, noise_note) = steps;
+    let (reference, records, other_builds, tried, native_tried, noise_note) = steps;
     if let Some(note) = noise_note {
         console.stage(&format!("warning: {note}"));
         warnings.push(note);
     }
     counts.other_builds += other_builds;
-    let mut dsa_run_seconds = reference.run_seconds;
-    let mut native_seconds = reference.build_seconds + original_run_seconds;
+    // 5. How candidates are built and run, from what the reference and the trials cost
+    // ([`Plan`]).
+    let mut measured = measured(&reference);
     if let Some(tried) = tried {
-        // Its runs are a little slower than a configuration's own build's (formats are
-        // dispatched at run time): it serves when a run of it costs less than a build and a run.
-        let tried = tried.and_then(|(program, seconds)| {
-            let own = reference.build_seconds + reference.run_seconds;
-            if lab.settings.single_build == When::Auto && seconds > own {
-                Err(format!("a run of it takes {seconds:.1} s, a build and a run {own:.1} s"))
-            } else {
-                console.stage(&format!("DSA candidates are runs of the single build: {seconds:.1} s each on the reference, against {own:.1} s to build and run"));
-                dsa_run_seconds = seconds;
-                Ok(program)
+        measured.single = Some(tried.as_ref().map(|(_, seconds)| *seconds).map_err(Clone::clone));
+        match Plan::from_measurements(&choices, &measured).single {
+            Some(Ok(seconds)) => {
+                console.stage(&format!(
+                    "DSA candidates are runs of the single build: {seconds:.1} s each on the reference, against {:.1} s to build and run",
+                    measured.reference_build_and_run()
+                ));
+                lab.single = tried.ok().map(|(program, _)| program);
             }
-        });
-        match tried {
-            Ok(program) => lab.single = Some(program),
-            Err(why) if lab.settings.single_build == When::Always => {
+            Some(Err(why)) if lab.settings.single_build == When::Always => {
                 return Err(TuneError::Internal(anyhow!("--single-build always, but the single build cannot serve: {why}")))
             }
-            Err(why) => {
+            Some(Err(why)) => {
                 let said = format!("no single build ({why}): every DSA candidate is built");
                 console.stage(&said);
                 warnings.push(said);
             }
+            None => {}
         }
         if lab.single.is_none() && matches!(native_tried, Some(Ok(_))) {
             warnings.push(
@@ -428,7 +428,7 @@ pub fn prepare(lab: &mut Lab<'_>) -> Result<Prepared, TuneError> {
                     .to_string(),
             );
         }
-        if lab.single.is_some() && natives_may_pay {
+        if Plan::from_measurements(&choices, &measured).single_native {
             // With one worker, the native one is built only now that the DSA one serves.
             let tried = match native_tried {
                 Some(tried) => tried,
@@ -438,26 +438,17 @@ pub fn prepare(lab: &mut Lab<'_>) -> Result<Prepared, TuneError> {
                     lab.try_single_native(&worker0, &start, &original_records).map_err(TuneError::internal)?
                 }
             };
+            measured.single_native = Some(tried.as_ref().map(|(_, seconds)| *seconds).map_err(Clone::clone));
             match tried {
-                Ok((program, seconds)) => {
-                    lab.single_native = Some(program);
-                    native_seconds = seconds;
-                }
+                Ok((program, _)) => lab.single_native = Some(program),
                 Err(why) => warnings.push(format!("no native single build ({why}): candidates' native runs are builds of their own")),
             }
         }
     }
 
-    // 5. How candidates are built and run, from what the reference cost. An overflow makes a
-    // candidate invalid: its run may stop there.
+    // An overflow makes a candidate invalid: its run may stop there.
     lab.stop_on_overflow = true;
-    lab.quick = lab.single.is_none() && match lab.settings.quick_builds {
-        When::Never => false,
-        When::Always => true,
-        // Runs negligible against builds: an unoptimised build, three times faster to compile
-        // and up to twenty times slower to run, costs less.
-        When::Auto => 40.0 * reference.run_seconds < reference.build_seconds,
-    };
+    lab.quick = Plan::from_measurements(&choices, &measured).quick;
     if lab.quick {
         // The same program, so the same roundings: the records must be identical. Checked
         // once, on the reference.
@@ -465,27 +456,22 @@ pub fn prepare(lab: &mut Lab<'_>) -> Result<Prepared, TuneError> {
         let quick = lab.build_and_run(&worker0, &start, Some(lab.settings.seed), 1, Build::Each).map_err(TuneError::internal)?;
         drop(worker0);
         counts.other_builds += 1;
-        if same_results(&quick.result, &reference.result, &lab.unsteady) {
-            dsa_run_seconds = quick.run_seconds;
+        measured.quick = Some(if same_results(&quick.result, &reference.result, &lab.unsteady) {
+            Ok(quick.run_seconds)
         } else {
-            lab.quick = false;
+            Err(quick.failure().map_or_else(|| "other checked values".to_string(), |r| r.to_string()))
+        });
+        if let Some(Err(why)) = &measured.quick {
             warnings.push(format!(
-                "the reference built unoptimised ({}) did not give the optimised build's results: candidates are built optimised",
-                quick.failure().map_or_else(|| "other checked values".to_string(), |r| r.to_string())
+                "the reference built unoptimised ({why}) did not give the optimised build's results: candidates are built optimised"
             ));
         }
     }
-    lab.native_first = match lab.settings.native_first {
-        When::Never => false,
-        When::Always => true,
-        // With the native single build, candidate by candidate as screening pays in the pass
-        // ([`Screening`]). Without it, when a DSA run costs more than twice a native one (a
-        // build and a run, the DSA build's time standing for the native build's): rejecting
-        // natively first then saves whenever half the candidates fail.
-        When::Auto => natives_may_pay && (lab.single_native.is_some() || dsa_run_seconds > 2.0 * native_seconds),
-    };
-    if lab.native_first && lab.settings.native_first == When::Auto {
-        lab.screening = Some(Screening::new(native_seconds, dsa_run_seconds));
+    let plan = Plan::from_measurements(&choices, &measured);
+    lab.quick = plan.quick;
+    lab.native_first = plan.native_first;
+    if plan.screening {
+        lab.screening = Some(Screening::new(plan.native_seconds, plan.dsa_run_seconds));
     }
     if lab.quick {
         console.stage(&format!(
@@ -497,12 +483,12 @@ pub fn prepare(lab: &mut Lab<'_>) -> Result<Prepared, TuneError> {
         console.stage(&format!(
             "candidates run natively first{}: a DSA run takes {:.1} s, a native one {:.2} s ({})",
             if lab.screening.is_some() { " where it pays" } else { "" },
-            dsa_run_seconds,
-            native_seconds,
+            plan.dsa_run_seconds,
+            plan.native_seconds,
             if lab.single_native.is_some() { "a run of the native single build" } else { "a build and a run" }
         ));
     }
-    lab.derive_timeout(dsa_run_seconds);
+    lab.limit_runs(plan.timeout);
     // 6. Knobs no checked result depends on keep their declared type (unless asked otherwise):
     // nothing the search can see stops it lowering them, and what they feed is not checked.
     if !lab.settings.lower_unchecked {

@@ -128,11 +128,11 @@ impl Lab<'_> {
         Duration::from_millis(self.timeout_ms.load(Ordering::Relaxed))
     }
 
-    /// Sets the runs' time limit from a DSA run of `seconds`, unless `--timeout` fixed it: a
-    /// candidate may be slower than the reference (more iterations), not ten times.
-    pub(super) fn derive_timeout(&self, seconds: f64) {
-        if self.settings.timeout.is_none() {
-            self.timeout_ms.store(duration_ms(Duration::from_secs_f64((10.0 * seconds).max(20.0))), Ordering::Relaxed);
+    /// Sets the runs' time limit to `timeout`, derived from a DSA run ([`super::plan::run_timeout`]),
+    /// unless `--timeout` fixed it (`None`).
+    pub(super) fn limit_runs(&self, timeout: Option<Duration>) {
+        if let Some(timeout) = timeout {
+            self.timeout_ms.store(duration_ms(timeout), Ordering::Relaxed);
         }
     }
 
