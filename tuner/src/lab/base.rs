@@ -8,17 +8,20 @@ use crate::convert;
 use crate::model::Configuration;
 use crate::sources::{self, Marking, Sources};
 
-use super::{lock, Lab, TuneError};
+use crate::heal::Heal;
+
+use super::{lock, Lab, Recipe, TuneError};
 
 impl Lab<'_> {
     /// The sources every build starts from ([`sources::prepare`]): rustc's types written, the
     /// zero-touch markers (`--auto`, where the crate marks no knob), the knobs and checks found
-    /// there.
-    pub(super) fn prepare_sources(&mut self) -> Result<Vec<String>, TuneError> {
+    /// there: the recipe they start, and warnings.
+    pub(super) fn prepare_sources(&self) -> Result<(Recipe, Vec<String>), TuneError> {
         let mut warnings = Vec::new();
-        let auto = self.settings.auto && self.inv.knobs.is_empty() && self.inv.untyped.is_empty();
+        let auto = self.settings.auto && self.user.knobs.is_empty() && self.user.untyped.is_empty();
+        let user = Sources::plain(self.user.sources.clone());
         let auto_files: Vec<String> = if auto {
-            self.sources
+            user
                 .user
                 .iter()
                 .map(|(r, _)| r.clone())
@@ -38,9 +41,9 @@ impl Lab<'_> {
         let worker0 = lock(self, 0)?;
         let scratch = &worker0.scratch;
         let typing_apart = self.build_dir.join("typing");
-        let mut check = self.build_options(scratch, false);
+        let mut check = self.build_options(scratch, false, false);
         check.check = true;
-        let prepared = sources::prepare(scratch, self.sources.user.clone(), &self.ws.roots, &marking, &typing_apart, &check, &self.logs)
+        let prepared = sources::prepare(scratch, user.user, &self.ws.roots, &marking, &typing_apart, &check, &self.logs)
             .map_err(TuneError::internal)?;
         drop(worker0);
         for d in &prepared.dropped {
@@ -69,7 +72,7 @@ impl Lab<'_> {
                 list.join("\n")
             )));
         }
-        self.printed = self.settings.check_printed || (self.settings.auto && inv.checks.is_empty());
+        let printed = self.settings.check_printed || (self.settings.auto && inv.checks.is_empty());
         if inv.knobs.is_empty() {
             // Nothing was typed because the copy did not compile: that is what to say.
             if let Some(failed) = prepared.dropped.iter().find(|d| d.starts_with("the typing build did not compile")) {
@@ -85,7 +88,7 @@ impl Lab<'_> {
                  (see the README, \"Marking a crate\"), or tune every float declaration with --auto"
             })));
         }
-        if inv.checks.is_empty() && !self.printed {
+        if inv.checks.is_empty() && !printed {
             return Err(TuneError::Usage(anyhow!(
                 "no checked results: name the results whose digits count with fptune::check!(value), or check \
                  what the program prints with --check-printed"
@@ -99,10 +102,7 @@ impl Lab<'_> {
             }
             let _ = std::fs::write(&path, text);
         }
-        self.inv = inv;
-        self.sources = prepared;
-        self.auto = auto;
-        Ok(warnings)
+        Ok((Recipe::of(inv, prepared, auto, printed), warnings))
     }
 
     /// What rustc said of an untyped knob's type, for the message.
@@ -117,14 +117,15 @@ impl Lab<'_> {
 
     /// Finds the heals the stochastic build of `start` needs ([`conversion::heal`]); the crate's
     /// code that no heal converts is an error that says where.
-    pub(super) fn heal_stochastic(&mut self, start: &Configuration) -> Result<Vec<String>, TuneError> {
+    /// The heals, and warnings.
+    pub(super) fn heal_stochastic(&self, r: &Recipe, start: &Configuration) -> Result<(Vec<Heal>, Vec<String>), TuneError> {
         let worker0 = lock(self, 0)?;
         let scratch = &worker0.scratch;
-        let mut opts = self.build_options(scratch, true);
+        let mut opts = self.build_options(scratch, true, r.quick);
         opts.check = true;
-        let edits = convert::configured_edits(&self.sources.base, &self.inv.knobs, &self.units, start).map_err(TuneError::internal)?;
-        let users = self.sources.users();
-        let healed = conversion::heal(scratch, &opts, &self.sources.base, &edits, &[], &users, &self.sources.splices, &self.log_path("conversion"))
+        let edits = convert::configured_edits(&r.sources.base, &r.inv.knobs, &r.units, start).map_err(TuneError::internal)?;
+        let users = r.sources.users();
+        let healed = conversion::heal(scratch, &opts, &r.sources.base, &edits, &[], &users, &r.sources.splices, &self.log_path("conversion"))
             .map_err(TuneError::internal)?;
         drop(worker0);
         if !healed.stuck.is_empty() {
@@ -138,10 +139,9 @@ impl Lab<'_> {
         }
         let mut warnings = Vec::new();
         for h in healed.heals.iter().filter(|h| h.lossy()) {
-            let place = self.sources.user_place(&h.file, h.start).map_or_else(|| h.file.clone(), |(l, c)| format!("{}:{l}:{c}", h.file));
+            let place = r.sources.user_place(&h.file, h.start).map_or_else(|| h.file.clone(), |(l, c)| format!("{}:{l}:{c}", h.file));
             warnings.push(format!("{place}: a value leaves stochastic arithmetic here (its mean is passed on: {})", h.why));
         }
-        self.heals = healed.heals;
-        Ok(warnings)
+        Ok((healed.heals, warnings))
     }
 }

@@ -9,12 +9,14 @@ use crate::model::{CandidateRun, Configuration, Outcome, Reason};
 use crate::search::Oracle;
 use crate::validate::{self, Reference, Requirement};
 
-use super::{Lab, Worker};
+use super::{Lab, Recipe, Worker};
 
 /// The search's oracle: a batch runs on the workers in parallel; configurations already run
 /// (this session, an earlier requirement, an earlier run) are recalled from the cache.
 pub(super) struct LabOracle<'l, 'a> {
     pub(super) lab: &'l Lab<'a>,
+    /// How candidates are built and run.
+    pub(super) recipe: &'l Recipe,
     pub(super) reference: &'l Reference,
     pub(super) req: &'l Requirement,
     /// Configurations found earlier and rejected by their re-check, with why.
@@ -75,7 +77,7 @@ impl LabOracle<'_, '_> {
     /// fails decides; `None` while a check before it has not run. A native run first is one of
     /// the checks when it is known (candidates sent to DSA directly have none).
     pub(super) fn recalled(&self, config: &Configuration) -> Option<Outcome> {
-        let screened = self.lab.native_first && self.lab.recall_run(config, None).is_some();
+        let screened = self.recipe.native_first && self.lab.recall_run(config, None).is_some();
         self.decide(config, screened, |seed| Ok(self.lab.recall_run(config, seed).map(|run| (run, true)))).ok().flatten()
     }
 
@@ -83,13 +85,13 @@ impl LabOracle<'_, '_> {
     /// The outcome's times add those of the runs made.
     pub(super) fn test_one(&self, worker: &Worker, config: &Configuration) -> Result<Outcome> {
         let mut spent: Option<(f64, f64)> = None;
-        let screened = self.lab.screens(config);
+        let screened = self.lab.screens(self.recipe, config);
         // The seconds of the native run first and of the DSA run with the search's seed, when
         // made now: what screening learns from. (Screened, the native run is the first check and
         // the only native one: `checks` puts one last only for a candidate not screened.)
         let (mut native, mut dsa) = (None, None);
         let outcome = self.decide(config, screened, |seed| {
-            let (run, cached) = self.lab.run_config(worker, config, seed)?;
+            let (run, cached) = self.lab.run_config(self.recipe, worker, config, seed)?;
             if !cached {
                 let s = spent.get_or_insert((0.0, 0.0));
                 s.0 += run.build_seconds;
@@ -103,7 +105,7 @@ impl LabOracle<'_, '_> {
             Ok(Some((run, cached)))
         })?;
         let mut outcome = outcome.ok_or_else(|| anyhow!("no check to run"))?;
-        if let Some(screening) = &self.lab.screening {
+        if let Some(screening) = &self.recipe.screening {
             let stratum = self.lab.stratum(config);
             if let Some(seconds) = native {
                 screening.screened(stratum, seconds, matches!(outcome.invalid, Some(Reason::NativeFailed { .. })));

@@ -101,40 +101,33 @@ struct Worker {
     _lock: std::fs::File,
 }
 
-/// What the orchestration shares with its workers.
+/// How a configuration is built and run, as preparation finds it out ([`prepare`] makes it
+/// stage by stage and passes it on in its [`Prepared`]): the base sources and their heals, the
+/// units, and how candidates are built and run ([`plan::Plan`]).
 #[derive(Debug)]
-pub struct Lab<'a> {
-    settings: &'a Settings,
-    ws: &'a Workspace,
-    /// The knobs and checks, found in the base sources (after [`Lab::prepare_sources`]).
+struct Recipe {
+    /// The knobs and checks, found in the base sources ([`Lab::prepare_sources`]).
     inv: Inventory,
     /// Every build's starting sources: the user's, with the types rustc inferred written
     /// (and, with `--auto`, the markers).
     sources: Sources,
-    /// The conversions the stochastic build needs where the crate's values meet code it does
-    /// not convert ([`conversion::heal`]).
-    heals: Vec<Heal>,
-    /// Runs record the floats the program prints ([`fptune::__rt::PRINTED_ENV`]).
-    printed: bool,
     /// Zero-touch: the knobs were marked by fptune.
     auto: bool,
+    /// Runs record the floats the program prints ([`fptune::__rt::PRINTED_ENV`]).
+    printed: bool,
     /// Positions of printed values that change from run to run ([`Prepared::unsteady`]).
     unsteady: BTreeSet<usize>,
-    run: RunTarget,
-    logs: PathBuf,
-    workers: Vec<Mutex<Worker>>,
-    /// How long a run may take, in milliseconds ([`Lab::timeout`]): set from the reference's
-    /// run time once it is known ([`Lab::limit_runs`]), while another worker may be running.
-    timeout_ms: AtomicU64,
+    /// The units (from the probe build).
     units: Vec<Unit>,
+    /// Units that cannot be 16-bit ([`Prepared::capped`]).
     capped: Vec<usize>,
-    console: &'a Console,
-    cache: Mutex<Cache>,
-    warnings: Vec<String>,
+    /// The conversions the stochastic build needs where the crate's values meet code it does
+    /// not convert ([`conversion::heal`](crate::conversion::heal)).
+    heals: Vec<Heal>,
     /// DSA builds with the crate's own code unoptimised ([`cargo::candidate_overrides`]).
     quick: bool,
     /// The single build's program: every unit's format read when it starts, so DSA candidates
-    /// are runs of it, not builds ([`convert::single_build_sources`]).
+    /// are runs of it, not builds ([`convert::single_build_sources`](crate::convert::single_build_sources)).
     single: Option<PathBuf>,
     /// The native single build's program (knobs as `Knob<F, U, Ndyn>`, built without the
     /// `stochastic` feature): candidates' native runs are runs of it, not builds
@@ -145,6 +138,52 @@ pub struct Lab<'a> {
     /// With `native_first` on `auto`: which candidates are, from what screening has paid so
     /// far ([`Screening`]); `None`: every one.
     screening: Option<Screening>,
+    /// Candidates' runs end at their first 16-bit overflow (not the reference's): see
+    /// [`Lab::stops_at_overflow`].
+    stop_on_overflow: bool,
+}
+
+impl Recipe {
+    /// The recipe of the base sources, before the probe build: no units yet, every build its
+    /// own and optimised.
+    fn of(inv: Inventory, sources: Sources, auto: bool, printed: bool) -> Recipe {
+        Recipe {
+            inv,
+            sources,
+            auto,
+            printed,
+            unsteady: BTreeSet::new(),
+            units: Vec::new(),
+            capped: Vec::new(),
+            heals: Vec::new(),
+            quick: false,
+            single: None,
+            single_native: None,
+            native_first: false,
+            screening: None,
+            stop_on_overflow: false,
+        }
+    }
+}
+
+/// What the orchestration shares with its workers, from the start: the settings, the workers'
+/// scratch copies, the cache of runs, the logs.
+#[derive(Debug)]
+pub struct Lab<'a> {
+    settings: &'a Settings,
+    ws: &'a Workspace,
+    /// The knobs and checks found in the user's sources, as given (those of the base sources
+    /// every build starts from are the [`Recipe`]'s).
+    user: Inventory,
+    run: RunTarget,
+    logs: PathBuf,
+    workers: Vec<Mutex<Worker>>,
+    /// How long a run may take, in milliseconds ([`Lab::timeout`]): set from the reference's
+    /// run time once it is known ([`Lab::limit_runs`]), while another worker may be running.
+    timeout_ms: AtomicU64,
+    console: &'a Console,
+    cache: Mutex<Cache>,
+    warnings: Vec<String>,
     /// A configuration found failed its native re-check: from then on the search runs the
     /// candidates valid under DSA natively too.
     native_after: std::sync::atomic::AtomicBool,
@@ -153,9 +192,6 @@ pub struct Lab<'a> {
     /// (with the search's seed), held here: their verdicts stand, so a search run again
     /// retraces its path to the configuration refused and only then meets new candidates.
     two_seeds: std::sync::OnceLock<HashSet<Configuration>>,
-    /// Candidates' runs end at their first 16-bit overflow (not the reference's): see
-    /// [`Lab::stops_at_overflow`].
-    stop_on_overflow: bool,
     /// Whether DSA runs decide order comparisons on numerical noise by the samples' mean
     /// ([`fptune::stochastic::NOISE_ORDER_ENV`]): set once the DSA reference has run
     /// ([`Lab::dsa_reference`]), which the single build made beside it waits for.
@@ -253,29 +289,16 @@ impl<'a> Lab<'a> {
             run_dirs,
             settings,
             ws,
-            sources: Sources::plain(inv.sources.clone()),
-            inv: inv.clone(),
-            heals: Vec::new(),
-            printed: false,
-            auto: false,
-            unsteady: BTreeSet::new(),
+            user: inv.clone(),
             run,
             logs,
             workers,
             timeout_ms: AtomicU64::new(duration_ms(settings.timeout.unwrap_or(Duration::from_secs(600)))),
-            units: Vec::new(),
-            capped: Vec::new(),
             console,
             cache: Mutex::new(cache),
             warnings: warning.into_iter().collect(),
-            quick: false,
-            single: None,
-            single_native: None,
-            native_first: false,
-            screening: None,
             native_after: std::sync::atomic::AtomicBool::new(false),
             two_seeds: std::sync::OnceLock::new(),
-            stop_on_overflow: false,
             noise_by_mean: std::sync::OnceLock::new(),
             last_save: Mutex::new(Instant::now()),
             speculated: Mutex::new(HashMap::new()),

@@ -12,7 +12,7 @@ use crate::validate::{self, Reference, Requirement};
 use super::counts::Counts;
 use super::prepare::Prepared;
 use super::run::Build;
-use super::{Lab, Worker};
+use super::{Lab, Recipe, Worker};
 
 impl Lab<'_> {
     /// Whether candidates valid under DSA run natively too, once a configuration found has
@@ -30,14 +30,14 @@ impl Lab<'_> {
 
     /// Whether `config`, about to be tested, runs natively first: with `native_first`, when its
     /// native run is known already, or else as [`Screening`] decides (always, without it).
-    pub(super) fn screens(&self, config: &Configuration) -> bool {
-        if !self.native_first {
+    pub(super) fn screens(&self, r: &Recipe, config: &Configuration) -> bool {
+        if !r.native_first {
             return false;
         }
         if self.recall_run(config, None).is_some() {
             return true;
         }
-        self.screening.as_ref().is_none_or(|s| s.screens(self.stratum(config)))
+        r.screening.as_ref().is_none_or(|s| s.screens(self.stratum(config)))
     }
 
     /// Whether candidates run under DSA with two seeds, once a configuration found has failed
@@ -128,7 +128,7 @@ pub(super) fn final_check(
     // configuration found is confirmed by its own build, not the single build's.
     let run = |worker: &Worker, config: &Configuration, seed: Option<u64>| -> Result<(CandidateRun, bool)> {
         let runs = if seed.is_none() { 3 } else { 1 };
-        lab.run_config_times(worker, config, seed, runs, Build::Each)
+        lab.run_config_times(&prepared.recipe, worker, config, seed, runs, Build::Each)
     };
     let lock = |i: usize| lab.workers[i].lock().map_err(|_| anyhow!("a worker's lock is poisoned"));
     // Native runs of the original and of the configuration found, each timed by its fastest of

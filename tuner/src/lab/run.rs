@@ -18,7 +18,7 @@ use crate::scratch::Scratch;
 use crate::validate;
 use crate::workspace::RunTarget;
 
-use super::{Lab, Worker};
+use super::{Lab, Recipe, Worker};
 
 /// Whether a run may come from a single build.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -33,7 +33,7 @@ pub(super) enum Build<'p> {
 }
 
 impl Lab<'_> {
-    pub(super) fn build_options(&self, scratch: &Scratch, stochastic: bool) -> BuildOptions {
+    pub(super) fn build_options(&self, scratch: &Scratch, stochastic: bool, quick: bool) -> BuildOptions {
         let mut opts = BuildOptions::for_scratch(scratch);
         // Parallel workers share the cores.
         let cores = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1);
@@ -45,7 +45,7 @@ impl Lab<'_> {
         opts.profile = cargo::Profile::Release;
         opts.triple = self.triple.clone();
         if stochastic {
-            opts.config = cargo::candidate_overrides("release", &self.ws.name, self.quick);
+            opts.config = cargo::candidate_overrides("release", &self.ws.name, quick);
             // Only DSA builds: native builds' results and times are the program's, under its flags.
             if let Some(cpu) = &self.settings.dsa_cpu {
                 opts.add_target_cpu(cpu);
@@ -57,15 +57,15 @@ impl Lab<'_> {
     }
 
     /// Writes `files` into the worker's copy and builds it.
-    pub(super) fn build(&self, worker: &Worker, files: &[(String, String)], stochastic: bool, log: &Path) -> Result<BuildResult> {
+    pub(super) fn build(&self, r: &Recipe, worker: &Worker, files: &[(String, String)], stochastic: bool, log: &Path) -> Result<BuildResult> {
         worker.scratch.apply_sources(files)?;
-        cargo::build(&self.build_options(&worker.scratch, stochastic), log)
+        cargo::build(&self.build_options(&worker.scratch, stochastic, r.quick), log)
     }
 
     /// Runs a built program with a seed of the stochastic arithmetic (`None`: a native run, with
     /// the search's seed, which it does not use), its checks going to `out`; a single build's
     /// (DSA or native) with the units' formats. DSA runs detect overflows only.
-    pub(super) fn execute(&self, exe: &Path, out: &Path, log: &Path, seed: Option<u64>, formats: Option<&Configuration>) -> Result<process::RunResult> {
+    pub(super) fn execute(&self, r: &Recipe, exe: &Path, out: &Path, log: &Path, seed: Option<u64>, formats: Option<&Configuration>) -> Result<process::RunResult> {
         let _ = std::fs::remove_file(out);
         let mut cmd = Command::new(exe.as_os_str())
             .args(self.settings.args.iter())
@@ -78,7 +78,7 @@ impl Lab<'_> {
         if let Some(config) = formats {
             cmd = cmd.env(fptune::__rt::FORMATS_ENV, config.key());
         }
-        if self.printed {
+        if r.printed {
             cmd = cmd.env(fptune::__rt::PRINTED_ENV, "1");
         }
         if seed.is_some() {
@@ -86,7 +86,7 @@ impl Lab<'_> {
             // checks would cost a quarter of a run's time and change none of its values.
             cmd = cmd.env(fptune::stochastic::DETECT_ENV, "overflow");
         }
-        if self.stops_at_overflow(seed, formats.is_some()) {
+        if self.stops_at_overflow(r, seed, formats.is_some()) {
             cmd = cmd.env(fptune::stochastic::STOP_ON_OVERFLOW_ENV, "1");
         }
         if seed.is_some() && self.noise_by_mean.get() == Some(&true) {
@@ -99,15 +99,15 @@ impl Lab<'_> {
     /// not, ends at its first 16-bit overflow ([`fptune::stochastic::STOP_ON_OVERFLOW_ENV`]): DSA
     /// runs, and runs of the native single build (whose 16-bit roundings check for it; a
     /// configuration's own native build does not).
-    pub(super) fn stops_at_overflow(&self, seed: Option<u64>, single: bool) -> bool {
-        self.stop_on_overflow && (seed.is_some() || single)
+    pub(super) fn stops_at_overflow(&self, r: &Recipe, seed: Option<u64>, single: bool) -> bool {
+        r.stop_on_overflow && (seed.is_some() || single)
     }
 
     /// The sources of a configuration: knobs at their formats, and for the stochastic build
     /// every item marked for conversion, with its heals.
-    pub(super) fn sources_of(&self, config: &Configuration, stochastic: bool) -> Result<Vec<(String, String)>> {
-        let edits = convert::configured_edits(&self.sources.base, &self.inv.knobs, &self.units, config)?;
-        self.files(&edits, stochastic, if stochastic { &self.heals } else { &[] })
+    pub(super) fn sources_of(&self, r: &Recipe, config: &Configuration, stochastic: bool) -> Result<Vec<(String, String)>> {
+        let edits = convert::configured_edits(&r.sources.base, &r.inv.knobs, &r.units, config)?;
+        self.files(r, &edits, stochastic, if stochastic { &r.heals } else { &[] })
     }
 
     /// The files that differ from the user's crate: the base with `edits` (knob types) and
@@ -115,12 +115,13 @@ impl Lab<'_> {
     /// ([`conversion::build_files`]).
     pub(super) fn files(
         &self,
+        r: &Recipe,
         edits: &std::collections::BTreeMap<String, Vec<crate::splice::Edit>>,
         stochastic: bool,
         heals: &[Heal],
     ) -> Result<Vec<(String, String)>> {
-        let texts = conversion::build_files(&self.sources.base, edits, heals, stochastic)?.into_iter().map(|(r, s)| (r, s.text));
-        Ok(texts.filter(|(rel, text)| self.sources.user.iter().any(|(r, t)| r == rel && t != text)).collect())
+        let texts = conversion::build_files(&r.sources.base, edits, heals, stochastic)?.into_iter().map(|(rel, s)| (rel, s.text));
+        Ok(texts.filter(|(rel, text)| r.sources.user.iter().any(|(u, t)| u == rel && t != text)).collect())
     }
 
     /// How long a run may take before it is killed (`--timeout`, else derived from the reference).
@@ -142,13 +143,14 @@ impl Lab<'_> {
 
     /// The run of a configuration with `seed` (`None`: native), from the cache or built and run
     /// now on `worker` (and then cached); `true` when it came from the cache.
-    pub(super) fn run_config(&self, worker: &Worker, config: &Configuration, seed: Option<u64>) -> Result<(CandidateRun, bool)> {
-        self.run_config_times(worker, config, seed, 1, Build::Any)
+    pub(super) fn run_config(&self, r: &Recipe, worker: &Worker, config: &Configuration, seed: Option<u64>) -> Result<(CandidateRun, bool)> {
+        self.run_config_times(r, worker, config, seed, 1, Build::Any)
     }
 
     /// [`Lab::run_config`], with a run that ran at least `runs` times (timed by the fastest).
     pub(super) fn run_config_times(
         &self,
+        r: &Recipe,
         worker: &Worker,
         config: &Configuration,
         seed: Option<u64>,
@@ -158,7 +160,7 @@ impl Lab<'_> {
         if let Some(run) = self.recall_run(config, seed).filter(|r| r.runs >= runs || r.failure().is_some()) {
             return Ok((run, true));
         }
-        let run = self.build_and_run(worker, config, seed, runs, build)?;
+        let run = self.build_and_run(r, worker, config, seed, runs, build)?;
         self.cache.lock().map_err(|_| anyhow!("the cache lock is poisoned"))?.insert(run.clone());
         Ok((run, false))
     }
@@ -166,10 +168,10 @@ impl Lab<'_> {
     /// Builds and runs one configuration: under DSA with `seed`, or natively (`None`), `runs`
     /// times, timed by the fastest. With `Build::Any`, a run of the single build when there is
     /// one: the DSA one under DSA, the native one ([`Lab::try_single_native`]) natively.
-    pub(super) fn build_and_run(&self, worker: &Worker, config: &Configuration, seed: Option<u64>, runs: u32, build: Build<'_>) -> Result<CandidateRun> {
+    pub(super) fn build_and_run(&self, r: &Recipe, worker: &Worker, config: &Configuration, seed: Option<u64>, runs: u32, build: Build<'_>) -> Result<CandidateRun> {
         let single = match build {
-            Build::Any if seed.is_some() => self.single.as_deref(),
-            Build::Any => self.single_native.as_deref(),
+            Build::Any if seed.is_some() => r.single.as_deref(),
+            Build::Any => r.single_native.as_deref(),
             Build::Each => None,
             Build::Single(exe) => Some(exe),
         };
@@ -193,7 +195,7 @@ impl Lab<'_> {
             runs: 0,
             log: log.strip_prefix(&self.settings.out).map(Path::to_path_buf).ok(),
         };
-        if let Some(u) = self.capped.iter().find(|&&u| matches!(config.0[u], FloatFormat::F16 | FloatFormat::BF16)) {
+        if let Some(u) = r.capped.iter().find(|&&u| matches!(config.0[u], FloatFormat::F16 | FloatFormat::BF16)) {
             // rustc says a float literal reaches this unit: no 16-bit format can compile.
             run.result = RunResult::BuildFailed {
                 error: format!("unit {u} receives a float literal, which cannot be a 16-bit float (found by the probe build; not built)"),
@@ -203,8 +205,8 @@ impl Lab<'_> {
         let exe = match single {
             Some(exe) => exe.to_path_buf(),
             None => {
-                let files = self.sources_of(config, seed.is_some())?;
-                let built = self.build(worker, &files, seed.is_some(), &log)?;
+                let files = self.sources_of(r, config, seed.is_some())?;
+                let built = self.build(r, worker, &files, seed.is_some(), &log)?;
                 run.build_seconds = built.elapsed.as_secs_f64();
                 if !built.success && built.errors.is_empty() && built.status != Status::TimedOut {
                     // No compiler error: cargo itself failed (the scratch copy vanished, the
@@ -227,7 +229,7 @@ impl Lab<'_> {
         let mut fastest = f64::INFINITY;
         for _ in 0..runs.max(1) {
             run.runs += 1;
-            let ran = self.execute(&exe, &out, &log, seed, single.map(|_| config))?;
+            let ran = self.execute(r, &exe, &out, &log, seed, single.map(|_| config))?;
             fastest = fastest.min(ran.elapsed.as_secs_f64());
             run.run_seconds = fastest;
             run.result = match ran.status {
@@ -236,7 +238,7 @@ impl Lab<'_> {
                     let checked = validate::read_run(&out)?;
                     RunResult::Finished { overflows: checked.overflows(), records: checked.records }
                 }
-                Status::Exited(fptune::stochastic::OVERFLOW_EXIT_CODE) if self.stops_at_overflow(seed, single.is_some()) => {
+                Status::Exited(fptune::stochastic::OVERFLOW_EXIT_CODE) if self.stops_at_overflow(r, seed, single.is_some()) => {
                     RunResult::Overflowed
                 }
                 Status::Exited(code) => {

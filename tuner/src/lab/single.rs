@@ -13,13 +13,13 @@ use crate::heal::Heal;
 use crate::model::{CandidateRun, Configuration, Record, RunResult};
 
 use super::run::Build;
-use super::{Lab, Worker};
+use super::{Lab, Recipe, Worker};
 
 impl Lab<'_> {
     /// Why the single build cannot serve this crate, when that is known without building it.
-    pub(super) fn single_build_obstacle(&self) -> Option<String> {
-        if self.units.len() > fptune::__rt::MAX_UNITS {
-            return Some(format!("{} units, more than its {}", self.units.len(), fptune::__rt::MAX_UNITS));
+    pub(super) fn single_build_obstacle(&self, r: &Recipe) -> Option<String> {
+        if r.units.len() > fptune::__rt::MAX_UNITS {
+            return Some(format!("{} units, more than its {}", r.units.len(), fptune::__rt::MAX_UNITS));
         }
         if self.settings.ladder.formats.len() < 2 {
             return Some("a one-step ladder".into());
@@ -32,17 +32,17 @@ impl Lab<'_> {
     /// with the configurations' own (the reference, already run, and the mixed configuration's),
     /// which another worker may be making meanwhile. Why not when it does not compile.
     /// [`Lab::single_build_obstacle`] must have found nothing.
-    pub(super) fn make_single_build(&self, worker: &Worker, start: &Configuration) -> Result<Result<SingleMade, String>> {
+    pub(super) fn make_single_build(&self, r: &Recipe, worker: &Worker, start: &Configuration) -> Result<Result<SingleMade, String>> {
         self.console.stage("building the single build (every unit's format chosen at run time)");
-        let kept = match self.build_single(worker, true)? {
+        let kept = match self.build_single(r, worker, true)? {
             Ok(kept) => kept,
             Err(why) => return Ok(Err(why)),
         };
         let seed = Some(self.settings.seed);
         // Its runs are made as the reference's, whose run decides how ([`Lab::dsa_reference`]).
         self.noise_by_mean.wait();
-        let on_start = self.build_and_run(worker, start, seed, 1, Build::Single(&kept))?;
-        let on_mixed = self.build_and_run(worker, &self.lowered_every_other(start), seed, 1, Build::Single(&kept))?;
+        let on_start = self.build_and_run(r, worker, start, seed, 1, Build::Single(&kept))?;
+        let on_mixed = self.build_and_run(r, worker, &self.lowered_every_other(r, start), seed, 1, Build::Single(&kept))?;
         Ok(Ok(SingleMade { program: kept, on_start, on_mixed }))
     }
 
@@ -51,28 +51,28 @@ impl Lab<'_> {
     /// `stochastic` feature on), or natively (knobs as `Knob<F, U, Ndyn>`, the rest of the code
     /// as it is, as a candidate's native build). The program is kept beside the worker's builds
     /// (the worker goes on building other configurations); why not when it does not compile.
-    pub(super) fn build_single(&self, worker: &Worker, stochastic: bool) -> Result<Result<PathBuf, String>> {
+    pub(super) fn build_single(&self, r: &Recipe, worker: &Worker, stochastic: bool) -> Result<Result<PathBuf, String>> {
         let (log_name, kept_name) =
             if stochastic { ("single-build", "fptune-single") } else { ("single-build-native", "fptune-single-build-native") };
-        let edits = convert::single_build_edits(&self.sources.base, &self.inv.knobs, &self.units, !stochastic)?;
+        let edits = convert::single_build_edits(&r.sources.base, &r.inv.knobs, &r.units, !stochastic)?;
         // Where a knob's value of run-time format meets a value of a fixed one, or an
         // elaborated literal gets no type from its place, the single build needs conversions of
         // its own (the native one starts from none: the stochastic build's are stochastic).
         let heals = {
-            let mut opts = self.build_options(&worker.scratch, stochastic);
+            let mut opts = self.build_options(&worker.scratch, stochastic, r.quick);
             opts.check = true;
-            let users = self.sources.users();
+            let users = r.sources.users();
             let log = self.log_path(&format!("{log_name}-conversion"));
-            let prior: &[Heal] = if stochastic { &self.heals } else { &[] };
-            let healed = conversion::heal(&worker.scratch, &opts, &self.sources.base, &edits, prior, &users, &self.sources.splices, &log)?;
+            let prior: &[Heal] = if stochastic { &r.heals } else { &[] };
+            let healed = conversion::heal(&worker.scratch, &opts, &r.sources.base, &edits, prior, &users, &r.sources.splices, &log)?;
             if let Some(stuck) = healed.stuck.first() {
                 return Ok(Err(format!("it does not compile: {stuck} (full log: {})", log.display())));
             }
             healed.heals
         };
-        let files = self.files(&edits, stochastic, &heals)?;
+        let files = self.files(r, &edits, stochastic, &heals)?;
         let log = self.log_path(log_name);
-        let built = self.build(worker, &files, stochastic, &log)?;
+        let built = self.build(r, worker, &files, stochastic, &log)?;
         let Some(exe) = built.executable.clone().filter(|_| built.success) else {
             return Ok(Err(format!("it does not compile: {} (full log: {})", built.first_error(), log.display())));
         };
@@ -83,10 +83,10 @@ impl Lab<'_> {
 
     /// `start` with every other unit that may move lowered one step: the configuration the
     /// single builds' runs are verified on besides `start`.
-    pub(super) fn lowered_every_other(&self, start: &Configuration) -> Configuration {
+    pub(super) fn lowered_every_other(&self, r: &Recipe, start: &Configuration) -> Configuration {
         let (top, lower) = (self.settings.ladder.top(), self.settings.ladder.formats[1]);
         Configuration(
-            start.0.iter().zip(&self.units).map(|(&f, u)| if u.id % 2 == 0 && u.pinned.is_none() && f == top { lower } else { f }).collect(),
+            start.0.iter().zip(&r.units).map(|(&f, u)| if u.id % 2 == 0 && u.pinned.is_none() && f == top { lower } else { f }).collect(),
         )
     }
 
@@ -95,22 +95,22 @@ impl Lab<'_> {
     /// original's (`original`, `start` being every knob at its declared format) and that of
     /// [`Lab::lowered_every_other`] (one native build). The program and its run time on `start`
     /// when they do; otherwise why not (candidates' native runs then build each candidate).
-    pub(super) fn try_single_native(&self, worker: &Worker, start: &Configuration, original: &[Record]) -> Result<Result<(PathBuf, f64), String>> {
+    pub(super) fn try_single_native(&self, r: &Recipe, worker: &Worker, start: &Configuration, original: &[Record]) -> Result<Result<(PathBuf, f64), String>> {
         self.console.stage("building the single build natively (for candidates' native runs)");
-        let exe = match self.build_single(worker, false)? {
+        let exe = match self.build_single(r, worker, false)? {
             Ok(exe) => exe,
             Err(why) => return Ok(Err(why)),
         };
         let why_not = |run: &CandidateRun| run.failure().map_or_else(|| "other checked values".to_string(), |r| r.to_string());
-        let on_start = self.build_and_run(worker, start, None, 1, Build::Single(&exe))?;
+        let on_start = self.build_and_run(r, worker, start, None, 1, Build::Single(&exe))?;
         let original_result = RunResult::Finished { records: original.to_vec(), overflows: 0 };
-        if !matches!(&on_start.result, RunResult::Finished { overflows: 0, .. }) || !same_results(&on_start.result, &original_result, &self.unsteady) {
+        if !matches!(&on_start.result, RunResult::Finished { overflows: 0, .. }) || !same_results(&on_start.result, &original_result, &r.unsteady) {
             return Ok(Err(format!("run of {start} differs from the original's native run ({})", why_not(&on_start))));
         }
-        let mixed = self.lowered_every_other(start);
-        let own = self.run_config_times(worker, &mixed, None, 1, Build::Each)?.0;
-        let single = self.build_and_run(worker, &mixed, None, 1, Build::Single(&exe))?;
-        if !same_results(&single.result, &own.result, &self.unsteady) {
+        let mixed = self.lowered_every_other(r, start);
+        let own = self.run_config_times(r, worker, &mixed, None, 1, Build::Each)?.0;
+        let single = self.build_and_run(r, worker, &mixed, None, 1, Build::Single(&exe))?;
+        if !same_results(&single.result, &own.result, &r.unsteady) {
             return Ok(Err(format!("run of {mixed} differs from that configuration's native build ({})", why_not(&single))));
         }
         Ok(Ok((exe, on_start.run_seconds)))

@@ -92,6 +92,7 @@ pub fn tune_for(lab: &Lab<'_>, prepared: &Prepared, req: &Requirement) -> Result
     let problem = Problem { units: &prepared.units, start: &prepared.start, ladder: &lab.settings.ladder };
     let options = SearchOptions { jobs: lab.settings.jobs, ..SearchOptions::default() };
     let console = lab.console;
+    let recipe = &prepared.recipe;
     // The configuration found must also pass its re-checks (a DSA run with another seed, and
     // the native build): three-sample estimates are right at 95 %, so among hundreds of checked
     // values one can pass by chance. A configuration that fails them is rejected and the search
@@ -99,13 +100,13 @@ pub fn tune_for(lab: &Lab<'_>, prepared: &Prepared, req: &Requirement) -> Result
     // times.
     let mut rejected: HashMap<Configuration, Reason> = HashMap::new();
     // What screening learnt belongs to a requirement: a pass's native refusals depend on it.
-    if let Some(screening) = &lab.screening {
+    if let Some(screening) = &recipe.screening {
         screening.reset();
     }
     // What the searches of this requirement looked at (for [`Lab::start_two_seeds`]).
     let mut consulted: HashSet<Configuration> = HashSet::new();
     let (result, final_check) = loop {
-        let mut oracle = LabOracle { lab, reference: &reference, req, rejected: &rejected, successors: Vec::new() };
+        let mut oracle = LabOracle { lab, recipe, reference: &reference, req, rejected: &rejected, successors: Vec::new() };
         let result =
             search::search(&problem, &options, &mut oracle, &mut |e| console.event(e)).map_err(TuneError::internal)?;
         consulted.extend(result.tested.iter().map(|o| o.configuration.clone()));
@@ -142,11 +143,11 @@ pub fn tune_for(lab: &Lab<'_>, prepared: &Prepared, req: &Requirement) -> Result
         count_run(&mut counts, build, run, false, false, run > 0.0);
     }
     counts.rejected = rejected.len();
-    counts.quick_builds = lab.quick;
-    counts.single_build = lab.single.is_some();
-    counts.single_native = lab.single_native.is_some();
-    counts.native_first = lab.native_first;
-    counts.native_unscreened = lab.screening.as_ref().map_or(0, |s| s.totals().1 as usize);
+    counts.quick_builds = recipe.quick;
+    counts.single_build = recipe.single.is_some();
+    counts.single_native = recipe.single_native.is_some();
+    counts.native_first = recipe.native_first;
+    counts.native_unscreened = recipe.screening.as_ref().map_or(0, |s| s.totals().1 as usize);
     counts.native_after = lab.native_after.load(std::sync::atomic::Ordering::Relaxed);
     counts.two_seeds = lab.two_seeds();
     counts.total_seconds = started.elapsed().as_secs_f64();
@@ -161,9 +162,9 @@ pub fn tune_for(lab: &Lab<'_>, prepared: &Prepared, req: &Requirement) -> Result
         final_check,
         probe_rounds: prepared.probe_rounds,
         warnings: prepared.warnings.iter().cloned().chain(requirement_warnings).collect(),
-        inventory: lab.inv.clone(),
-        sources: lab.sources.clone(),
-        auto: lab.auto,
+        inventory: recipe.inv.clone(),
+        sources: recipe.sources.clone(),
+        auto: recipe.auto,
     })
 }
 
