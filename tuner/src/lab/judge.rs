@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use anyhow::{anyhow, Result};
 
 use crate::model::{CandidateRun, Configuration, Outcome, Reason};
-use crate::search::Oracle;
+use crate::search::{LookAhead, Oracle};
 use crate::validate::{self, Reference, Requirement};
 
 use super::{Lab, Recipe, Worker};
@@ -21,9 +21,6 @@ pub(super) struct LabOracle<'l, 'a> {
     pub(super) req: &'l Requirement,
     /// Configurations found earlier and rejected by their re-check, with why.
     pub(super) rejected: &'l HashMap<Configuration, Reason>,
-    /// What the search tests next after each candidate of the coming round, if any
-    /// ([`Oracle::speculate`]).
-    pub(super) successors: Vec<Option<Configuration>>,
 }
 
 impl LabOracle<'_, '_> {
@@ -129,19 +126,12 @@ impl Oracle for LabOracle<'_, '_> {
     }
 
     fn test(&mut self, batch: &[Configuration]) -> Result<Vec<Outcome>> {
-        self.successors.clear();
-        self.run_queue(batch, &[], usize::MAX, false)
+        self.run_queue(batch, &LookAhead::default(), usize::MAX, false)
     }
 
-    fn test_in_order(&mut self, candidates: &[Configuration], jobs: usize) -> Result<Vec<Outcome>> {
-        let successors = std::mem::take(&mut self.successors);
-        // One per candidate, and maybe the round after's tests (see `Oracle::speculate`).
-        let fits = successors.len() >= candidates.len();
-        let successors = if fits { successors } else { Vec::new() };
-        self.run_queue(candidates, &successors, jobs, true)
-    }
-
-    fn speculate(&mut self, successors: &[Option<Configuration>]) {
-        self.successors = successors.to_vec();
+    /// The candidates in order ([`LabOracle::run_queue`]), free workers starting what the search
+    /// tests after them (`ahead`).
+    fn test_in_order(&mut self, candidates: &[Configuration], ahead: &LookAhead, jobs: usize) -> Result<Vec<Outcome>> {
+        self.run_queue(candidates, ahead, jobs, true)
     }
 }

@@ -198,7 +198,7 @@ pub struct Lab<'a> {
     noise_by_mean: std::sync::OnceLock<bool>,
     /// When the cache was last written.
     last_save: Mutex<Instant>,
-    /// Successors run ahead of their round ([`Oracle::speculate`]) whose test ended, with its
+    /// Successors run ahead of their round ([`crate::search::LookAhead`]) whose test ended, with its
     /// build and run seconds, until the search looks at them (or the requirement ends).
     speculated: Mutex<HashMap<Configuration, (f64, f64)>>,
     /// Held while this run writes into `settings.out` (its cache, logs and report).

@@ -9,6 +9,7 @@ use anyhow::{anyhow, Result};
 
 use crate::model::{Configuration, Outcome};
 use crate::process;
+use crate::search::LookAhead;
 
 use super::judge::LabOracle;
 
@@ -23,11 +24,13 @@ pub(super) struct Queue {
     /// The cancel flags of the candidates running, by index.
     running: Vec<(usize, Arc<AtomicBool>)>,
     /// The candidates whose successor was started (at most once each), with its cancel flag;
-    /// from the number of candidates on, the tests of the round after that were started.
+    /// from the number of candidates on, the tests of the round after that were started
+    /// (`len + j` for the `j`-th of [`LookAhead::if_none_valid`]).
     speculated: Vec<(usize, Arc<AtomicBool>)>,
     /// How many of `speculated` are under way.
     speculating: usize,
-    /// The entry of the successors to consider next for the round after.
+    /// The test of the round after to consider next (`len + j` for the `j`-th of
+    /// [`LookAhead::if_none_valid`]).
     after: usize,
     /// Whether the round after needs no more tests: one came back valid (or known valid, or
     /// failed to run), so the search stops there.
@@ -67,8 +70,8 @@ impl Queue {
         self.speculated.iter().any(|(j, _)| *j == i)
     }
 
-    /// The entry of the successors (from `len`, the number of candidates, to `total`) a free
-    /// worker may start for the round after: when every candidate was started, none is known
+    /// The test of the round after (from `len`, the number of candidates, to `total`: `len + j`
+    /// for the `j`-th of [`LookAhead::if_none_valid`]) a free worker may start: when every candidate was started, none is known
     /// valid or failed, the round after is not decided, and a run is under way (the round waits
     /// for it anyway, so this worker would be idle). The round after's tests come in order.
     pub(super) fn next_after(&mut self, len: usize, total: usize) -> Option<usize> {
@@ -83,7 +86,7 @@ impl Queue {
         })
     }
 
-    /// A test of the round after (entry `k` of the successors) ended: when valid (or failed),
+    /// A test of the round after (`k`, as [`Queue::next_after`] gave it) ended: when valid (or failed),
     /// the search stops there, and the tests after it are moot.
     pub(super) fn after_ended(&mut self, k: usize, decided: bool) {
         if decided {
@@ -123,13 +126,13 @@ impl LabOracle<'_, '_> {
     /// waiting for a slower one). With `until_valid`, none is started after a valid one, and
     /// those running after it are cancelled (their builds and runs killed, nothing cached).
     ///
-    /// With `successors` (one per candidate, see [`Oracle::speculate`]), a free worker first
-    /// starts the successor of the candidate the round waits for, if it has one not yet known:
-    /// when that candidate is valid, the round also waits for its successor (whose outcome is
-    /// cached for the next round); when it is not, the successor is cancelled. A worker with no
-    /// candidate left to start takes the next of the successors past the candidates, if given,
-    /// while a run is under way: the round after's tests, in order, which the search runs when
-    /// none of the candidates is valid. They are cancelled as soon as a candidate is valid, and
+    /// With the search's look-ahead ([`LookAhead`]), a free worker first starts the successor of
+    /// the candidate the round waits for ([`LookAhead::after_valid`]), if it has one not yet
+    /// known: when that candidate is valid, the round also waits for its successor (whose
+    /// outcome is cached for the next round); when it is not, the successor is cancelled. A
+    /// worker with no candidate left to start takes the next of the round after's tests
+    /// ([`LookAhead::if_none_valid`]), if given, while a run is under way: in order, which the
+    /// search runs when none of the candidates is valid. They are cancelled as soon as a candidate is valid, and
     /// those after one of them that is valid as soon as it is.
     ///
     /// Returns the outcomes of the candidates finished before the first one not finished, in
@@ -137,7 +140,7 @@ impl LabOracle<'_, '_> {
     pub(super) fn run_queue(
         &self,
         candidates: &[Configuration],
-        successors: &[Option<Configuration>],
+        ahead: &LookAhead,
         jobs: usize,
         until_valid: bool,
     ) -> Result<Vec<Outcome>> {
@@ -145,7 +148,7 @@ impl LabOracle<'_, '_> {
         let queue = Mutex::new(Queue::new(candidates.len()));
         let len = candidates.len();
         let spare = if until_valid {
-            successors.iter().skip(len).flatten().count() + usize::from(successors.iter().take(len).any(Option::is_some))
+            ahead.if_none_valid.len() + usize::from(ahead.after_valid.iter().take(len).any(Option::is_some))
         } else {
             0
         };
@@ -153,7 +156,7 @@ impl LabOracle<'_, '_> {
         // The outcome of a successor known from the cache, if it is (valid or not).
         let known = |config: &Configuration| self.recalled(config).map(|o| o.is_valid());
         let successor = |i: usize| -> Option<&Configuration> {
-            let config = successors.get(i)?.as_ref()?;
+            let config = ahead.after(i)?;
             // Not when its outcome is known already.
             known(config).is_none().then_some(config)
         };
@@ -178,11 +181,11 @@ impl LabOracle<'_, '_> {
                                     q.next += 1;
                                     q.running.push((i, Arc::clone(&cancel)));
                                     break Job::Candidate(i);
-                                } else if let Some(k) = q.next_after(len, successors.len()) {
+                                } else if let Some(k) = q.next_after(len, len + ahead.if_none_valid.len()) {
                                     // Nothing of the round left to start, none valid yet: the
                                     // round after, which the search tests if none is valid,
                                     // up to its first valid test.
-                                    let Some(config) = successors[k].as_ref() else { continue };
+                                    let config = &ahead.if_none_valid[k - len];
                                     match known(config) {
                                         Some(valid) => q.after_ended(k, valid),
                                         None => {

@@ -106,7 +106,7 @@ pub fn tune_for(lab: &Lab<'_>, prepared: &Prepared, req: &Requirement) -> Result
     // What the searches of this requirement looked at (for [`Lab::start_two_seeds`]).
     let mut consulted: HashSet<Configuration> = HashSet::new();
     let (result, final_check) = loop {
-        let mut oracle = LabOracle { lab, recipe, reference: &reference, req, rejected: &rejected, successors: Vec::new() };
+        let mut oracle = LabOracle { lab, recipe, reference: &reference, req, rejected: &rejected };
         let result =
             search::search(&problem, &options, &mut oracle, &mut |e| console.event(e)).map_err(TuneError::internal)?;
         consulted.extend(result.tested.iter().map(|o| o.configuration.clone()));
