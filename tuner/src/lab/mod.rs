@@ -2,7 +2,7 @@
 //! share (`Lab`: the settings, the workers' scratch copies, the cache of runs, how candidates are
 //! built and run), set up once per crate, and how a tuning run fails ([`TuneError`]).
 //!
-//! The main loop of `cargo fptune` is in two halves: [`prepare`] (once per crate: the original's
+//! The main loop of `cargo fptune` is in two halves: [`prepare()`] (once per crate: the original's
 //! native run, the probe build, the DSA reference, the single builds, the unchecked knobs) and
 //! [`tune_for`] (per requirement: the search, whose oracle runs rounds on the workers, then the
 //! re-checks of the configuration found).
@@ -101,7 +101,7 @@ struct Worker {
     _lock: std::fs::File,
 }
 
-/// How a configuration is built and run, as preparation finds it out ([`prepare`] makes it
+/// How a configuration is built and run, as preparation finds it out ([`prepare()`] makes it
 /// stage by stage and passes it on in its [`Prepared`]): the base sources and their heals, the
 /// units, and how candidates are built and run ([`plan::Plan`]).
 #[derive(Debug)]

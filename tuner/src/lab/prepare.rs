@@ -154,7 +154,7 @@ pub(super) fn declared_start(knobs: &[Knob], units: &[Unit]) -> Configuration {
 
 /// What every requirement shares: the original's native run (it must build, run and check
 /// something), the probe build (units), and the DSA reference (every knob at its declared
-/// format). Each stage returns what it finds; the [`Recipe`] candidates are made by grows with
+/// format). Each stage returns what it finds; the recipe candidates are made by grows with
 /// them, stage by stage, and goes on in the [`Prepared`] (the [`Lab`] keeps what it had from the
 /// start).
 pub fn prepare(lab: &mut Lab<'_>) -> Result<Prepared, TuneError> {

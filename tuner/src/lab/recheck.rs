@@ -21,7 +21,7 @@ impl Lab<'_> {
         self.native_after.load(std::sync::atomic::Ordering::Relaxed)
     }
 
-    /// The pass of the precision ladder `config` belongs to, for [`Screening`]: the ladder step
+    /// The pass of the precision ladder `config` belongs to, for [`Screening`](crate::screen::Screening): the ladder step
     /// of its narrowest format.
     pub(super) fn stratum(&self, config: &Configuration) -> usize {
         let formats = &self.settings.ladder.formats;
@@ -29,7 +29,7 @@ impl Lab<'_> {
     }
 
     /// Whether `config`, about to be tested, runs natively first: with `native_first`, when its
-    /// native run is known already, or else as [`Screening`] decides (always, without it).
+    /// native run is known already, or else as [`Screening`](crate::screen::Screening) decides (always, without it).
     pub(super) fn screens(&self, r: &Recipe, config: &Configuration) -> bool {
         if !r.native_first {
             return false;

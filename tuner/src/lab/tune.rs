@@ -36,7 +36,7 @@ pub struct Tuned {
     pub search: SearchResult,
     /// The reference's checked values.
     pub reference: Vec<Record>,
-    /// Positions in `reference` of the values not judged ([`Reference::unchecked`]).
+    /// Positions in `reference` of the values not judged ([`Reference::unchecked`](crate::validate::Reference::unchecked)).
     pub unchecked: Vec<usize>,
     /// Counts and times.
     pub counts: Counts,
