@@ -75,9 +75,10 @@ pub trait Oracle {
     /// outcomes of all those tested come back in `candidates`' order. An oracle that runs
     /// candidates in parallel should start the next one as soon as a worker is free, and none
     /// once a candidate before it is known valid (see `LabOracle`): then no worker waits for
-    /// a slower one. The default sends batches of `jobs` to [`Oracle::test`] and stops after the
-    /// batch holding a valid one.
-    fn test_in_order(&mut self, candidates: &[Configuration], jobs: usize) -> anyhow::Result<Vec<Outcome>> {
+    /// a slower one. `ahead` says what the search tests after this round ([`LookAhead`]), for an
+    /// oracle with a worker to spare to start ahead. The default sends batches of `jobs` to
+    /// [`Oracle::test`] and stops after the batch holding a valid one, ignoring `ahead`.
+    fn test_in_order(&mut self, candidates: &[Configuration], _ahead: &LookAhead, jobs: usize) -> anyhow::Result<Vec<Outcome>> {
         let mut outcomes = Vec::new();
         for batch in candidates.chunks(jobs.max(1)) {
             let tested = self.test(batch)?;
@@ -90,24 +91,38 @@ pub trait Oracle {
         Ok(outcomes)
     }
 
-    /// Says, before [`Oracle::test_in_order`] is called with the same candidates, what the
-    /// search will test next if a candidate is the first valid one: `successors[i]` for
-    /// `candidates[i]` (`None`: nothing known). An oracle with a worker to spare may start the
-    /// successor of the candidate the round waits for, so that when that candidate is valid, as
-    /// most are late in a pass, the next round's test is already under way (its outcome then
-    /// comes from [`Oracle::recall`]). `successors` may hold more entries, after those of the
-    /// candidates: what the search tests if none of them is valid (the next granularity's round),
-    /// in order, for a worker left with nothing of the round to start; the search tests them
-    /// up to the first valid one, so one valid makes those after it moot. Like running several
-    /// candidates at once, this can only test configurations a sequential search would not have,
-    /// never change the result. The search sends the candidates' successors only while its tests
-    /// tend to be valid, the round after whenever there is one. The default ignores them.
-    fn speculate(&mut self, _successors: &[Option<Configuration>]) {}
-
     /// The outcome of a configuration known without testing it (from an earlier run), with
     /// `cached: true` and zero seconds; `None` (the default) when it must be tested.
     fn recall(&mut self, _configuration: &Configuration) -> Option<Outcome> {
         None
+    }
+}
+
+/// What the search tests after a round, sent with it ([`Oracle::test_in_order`]): an oracle with a
+/// worker to spare may start these ahead, so that a test the search then makes is under way
+/// already (its outcome then comes from [`Oracle::recall`]). Like running several candidates at
+/// once, this can only test configurations a sequential search would not have, never change the
+/// result.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct LookAhead {
+    /// One entry per candidate of the round, in order: what the search tests next if that
+    /// candidate is the first valid one (`None`: nothing known, or known already). An oracle may
+    /// start the successor of the candidate the round waits for, so that when that candidate is
+    /// valid, as most are late in a pass, the next round's test is already under way. The search
+    /// sends them only while its tests tend to be valid (the last one tested was); empty
+    /// otherwise.
+    pub after_valid: Vec<Option<Configuration>>,
+    /// What the search tests, in order, if none of the round's candidates is valid (the rounds
+    /// of the finer granularities), none of them known: for a worker left with nothing of the
+    /// round to start. The search tests them up to the first valid one, so one valid makes those
+    /// after it moot.
+    pub if_none_valid: Vec<Configuration>,
+}
+
+impl LookAhead {
+    /// What the search tests next if candidate `i` of the round is the first valid one, if known.
+    pub fn after(&self, i: usize) -> Option<&Configuration> {
+        self.after_valid.get(i)?.as_ref()
     }
 }
 
@@ -364,8 +379,7 @@ fn ddmax(session: &mut Session<'_>, space: &Space<'_>, algorithm: Algorithm) -> 
     let mut n = 2;
     let mut offset = 0;
     // Every candidate lowered; if that is not valid, the first rounds' tests.
-    let mut then = vec![None];
-    then.extend(invalid_path(space, &high, Some((n, offset)), algorithm).into_iter().map(Some));
+    let then = LookAhead { after_valid: vec![None], if_none_valid: invalid_path(space, &high, Some((n, offset)), algorithm) };
     if session.first_valid_then(&[space.keeping(&[])], &then)?.is_some() {
         return Ok(Vec::new());
     }
@@ -389,10 +403,11 @@ fn ddmax(session: &mut Session<'_>, space: &Space<'_>, algorithm: Algorithm) -> 
         let complements: Vec<Configuration> = order.iter().map(|&i| space.keeping(&minus(&high, parts[i]))).collect();
         // What the next round tests first if complement `order[j]` is the first valid one, and
         // then, in order, what the next rounds test if none is (the granularity doubles).
-        let mut successors: Vec<Option<Configuration>> =
-            order.iter().map(|&i| round_tests(space, &minus(&high, parts[i]), n - 1, i, algorithm).into_iter().next()).collect();
-        successors.extend(invalid_path(space, &high, finer(n, offset, high.len()), algorithm).into_iter().map(Some));
-        if let Some(j) = session.first_valid_then(&complements, &successors)? {
+        let then = LookAhead {
+            after_valid: order.iter().map(|&i| round_tests(space, &minus(&high, parts[i]), n - 1, i, algorithm).into_iter().next()).collect(),
+            if_none_valid: invalid_path(space, &high, finer(n, offset, high.len()), algorithm),
+        };
+        if let Some(j) = session.first_valid_then(&complements, &then)? {
             let i = order[j];
             high = minus(&high, parts[i]);
             n -= 1;
@@ -530,8 +545,8 @@ struct Session<'a> {
     fresh: usize,
     /// Configurations served from the cache.
     cached: usize,
-    /// Whether the last configuration the oracle tested was valid: successors are sent for
-    /// speculation only then (see [`Oracle::speculate`]).
+    /// Whether the last configuration the oracle tested was valid: successors are sent to be
+    /// started ahead only then ([`LookAhead::after_valid`]).
     last_valid: bool,
 }
 
@@ -560,18 +575,13 @@ impl Session<'_> {
     /// [`Oracle::test_in_order`], which tests up to `jobs` at a time and stops at the first
     /// valid one.
     fn first_valid(&mut self, candidates: &[Configuration]) -> anyhow::Result<Option<usize>> {
-        self.first_valid_then(candidates, &[])
+        self.first_valid_then(candidates, &LookAhead::default())
     }
 
-    /// [`Session::first_valid`], with what the search tests next after each candidate
-    /// (`successors[i]` if `candidates[i]` is the first valid one; missing: unknown), and after
-    /// them what it tests, in order, if none is valid, for the oracle to
-    /// [speculate](Oracle::speculate) on.
-    fn first_valid_then(
-        &mut self,
-        candidates: &[Configuration],
-        successors: &[Option<Configuration>],
-    ) -> anyhow::Result<Option<usize>> {
+    /// [`Session::first_valid`], with what the search tests after the round (`ahead`: after each
+    /// of `candidates` if it is the first valid one, and if none is), sent to the oracle with the
+    /// unknown ones, less what it knows.
+    fn first_valid_then(&mut self, candidates: &[Configuration], ahead: &LookAhead) -> anyhow::Result<Option<usize>> {
         let mut next = 0;
         loop {
             while let Some(candidate) = candidates.get(next) {
@@ -585,7 +595,7 @@ impl Session<'_> {
                 return Ok(None);
             }
             let mut unknown: Vec<Configuration> = Vec::new();
-            let mut then: Vec<Option<Configuration>> = Vec::new();
+            let mut then = LookAhead::default();
             let mut valid_after = false;
             for (i, candidate) in candidates.iter().enumerate().skip(next) {
                 match self.lookup(candidate) {
@@ -597,8 +607,8 @@ impl Session<'_> {
                     None if unknown.contains(candidate) => {}
                     None => {
                         unknown.push(candidate.clone());
-                        let successor = successors.get(i).cloned().flatten();
-                        then.push(successor.filter(|s| self.last_valid && !self.known.contains_key(s)));
+                        let successor = ahead.after(i).filter(|s| self.last_valid && !self.known.contains_key(s));
+                        then.after_valid.push(successor.cloned());
                     }
                 }
             }
@@ -606,27 +616,24 @@ impl Session<'_> {
             // search goes on with the round after: its tests in order, but neither this round's
             // (invalid then) nor known ones, and none after a known valid one.
             if !valid_after {
-                let first = then.len();
-                for s in successors.iter().skip(candidates.len()).flatten() {
+                for s in &ahead.if_none_valid {
                     match self.known.get(s) {
                         Some(o) if o.is_valid() => break,
                         Some(_) => {}
-                        None if candidates.contains(s) || then[first..].contains(&Some(s.clone())) => {}
-                        None => then.push(Some(s.clone())),
+                        None if candidates.contains(s) || then.if_none_valid.contains(s) => {}
+                        None => then.if_none_valid.push(s.clone()),
                     }
                 }
             }
-            if then.iter().any(Option::is_some) {
-                self.oracle.speculate(&then);
-            }
-            self.run(&unknown)?;
+            self.run(&unknown, &then)?;
         }
     }
 
     /// Sends unknown configurations to the oracle and records the outcomes: those of a
-    /// non-empty run of them in order, up to the first valid one or all of them.
-    fn run(&mut self, unknown: &[Configuration]) -> anyhow::Result<()> {
-        let outcomes = self.oracle.test_in_order(unknown, self.jobs)?;
+    /// non-empty run of them in order, up to the first valid one or all of them; `ahead` goes with
+    /// them.
+    fn run(&mut self, unknown: &[Configuration], ahead: &LookAhead) -> anyhow::Result<()> {
+        let outcomes = self.oracle.test_in_order(unknown, ahead, self.jobs)?;
         for (asked, outcome) in unknown.iter().zip(&outcomes) {
             ensure!(
                 outcome.configuration == *asked,

@@ -5,7 +5,7 @@
 use std::collections::{HashMap, HashSet};
 
 use cargo_fptune::model::{Configuration, Coupling, FloatFormat, Ladder, Outcome, Reason, Unit};
-use cargo_fptune::search::{search, Algorithm, Oracle, Problem, SearchEvent, SearchOptions, SearchResult};
+use cargo_fptune::search::{search, Algorithm, LookAhead, Oracle, Problem, SearchEvent, SearchOptions, SearchResult};
 use pretty_assertions::assert_eq;
 
 use FloatFormat::{F16, F32, F64};
@@ -316,7 +316,7 @@ impl<F: FnMut(&Configuration) -> bool> Oracle for QueueOracle<F> {
         Ok(batch.iter().map(|c| outcome(c, (self.valid)(c))).collect())
     }
 
-    fn test_in_order(&mut self, candidates: &[Configuration], jobs: usize) -> anyhow::Result<Vec<Outcome>> {
+    fn test_in_order(&mut self, candidates: &[Configuration], _ahead: &LookAhead, jobs: usize) -> anyhow::Result<Vec<Outcome>> {
         // (finish time, index) of the running candidates; `end`: none is started from here.
         let (mut running, mut next, mut end, mut now) = (Vec::<(u64, usize)>::new(), 0, candidates.len(), 0);
         let mut outcomes: Vec<Option<Outcome>> = vec![None; candidates.len()];
@@ -587,7 +587,6 @@ fn tests_on_25_units_stay_well_below_quadratic() {
 struct SpeculatingOracle<F> {
     valid: F,
     memory: HashMap<Configuration, Outcome>,
-    successors: Vec<Option<Configuration>>,
     speculated: Vec<Configuration>,
     recalled: HashSet<Configuration>,
     /// How many of `speculated` were the round after one with no valid candidate.
@@ -603,13 +602,12 @@ impl<F: FnMut(&Configuration) -> bool> Oracle for SpeculatingOracle<F> {
         Ok(outcomes)
     }
 
-    fn test_in_order(&mut self, candidates: &[Configuration], _jobs: usize) -> anyhow::Result<Vec<Outcome>> {
-        let successors = std::mem::take(&mut self.successors);
+    fn test_in_order(&mut self, candidates: &[Configuration], ahead: &LookAhead, _jobs: usize) -> anyhow::Result<Vec<Outcome>> {
         let first = candidates.iter().position(|c| (self.valid)(c));
         // The candidate's successor if one is valid, the round after if none is.
         let ahead: Vec<Configuration> = match first {
-            Some(j) => successors.get(j).cloned().flatten().into_iter().collect(),
-            None => successors.iter().skip(candidates.len()).flatten().cloned().collect(),
+            Some(j) => ahead.after(j).cloned().into_iter().collect(),
+            None => ahead.if_none_valid.clone(),
         };
         for (n, successor) in ahead.into_iter().enumerate() {
             self.deeper += usize::from(n > 0);
@@ -624,10 +622,6 @@ impl<F: FnMut(&Configuration) -> bool> Oracle for SpeculatingOracle<F> {
         }
         let end = first.map_or(candidates.len(), |j| j + 1);
         self.test(&candidates[..end])
-    }
-
-    fn speculate(&mut self, successors: &[Option<Configuration>]) {
-        self.successors = successors.to_vec();
     }
 
     fn recall(&mut self, configuration: &Configuration) -> Option<Outcome> {
@@ -651,7 +645,6 @@ fn successors_given_for_speculation_are_what_the_search_tests_next() {
             let mut oracle = SpeculatingOracle {
                 valid: &mut valid,
                 memory: HashMap::new(),
-                successors: Vec::new(),
                 speculated: Vec::new(),
                 recalled: HashSet::new(),
                 fallbacks: 0,
