@@ -119,11 +119,12 @@ pub(crate) fn direction_bits() -> u64 {
 }
 
 /// 62 fresh random bits under the marker bit. (Every thread's first operation comes here before
-/// it rounds: the place to choose the kernels and read `FPTUNE_DETECT`, once per process.)
+/// it rounds: the place to read `FPTUNE_DETECT`, once per process, which a program may set in its
+/// own environment before its first operation. The kernels are chosen before `main`, in
+/// `startup.rs`.)
 #[cold]
 #[inline(never)]
 fn refill() -> u64 {
-    crate::lanes::init();
     crate::stochastic::detect_from_env();
     (next_u64() >> 2) | (1 << 62)
 }

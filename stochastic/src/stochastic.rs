@@ -172,22 +172,22 @@ pub(crate) fn cpu_flags(mask: u32) -> u32 {
     mask & (SIMD_BIT | FMA_BIT)
 }
 
-/// Lets the operators use the kernels of `flags` (see `lanes::init`).
+/// Lets the operators use the kernels of `flags` (see `lanes::choose_kernels`).
 #[cfg_attr(any(not(target_arch = "x86_64"), target_feature = "avx"), allow(dead_code))]
 pub(crate) fn enable_cpu(flags: u32) {
     DETECT.fetch_or(flags & (SIMD_BIT | FMA_BIT), Ordering::Relaxed);
 }
 
 /// The environment variable that caps the kernels a build for the default x86_64 target chooses
-/// when its first operation runs, to test and time the others on a CPU that has more: `sse2`
+/// when it starts (before `main`), to test and time the others on a CPU that has more: `sse2`
 /// keeps the SSE2 kernels (what a CPU without FMA or AVX-512 runs), `fma` adds the FMA ones
 /// (what a CPU with AVX2 and FMA but no AVX-512 runs). A build with its kernels compiled in has
 /// nothing to choose.
 pub const SIMD_ENV: &str = "FPTUNE_SIMD";
 
 /// Which kernels the operators of this build use on this CPU, e.g. `"AVX-512 (chosen at run
-/// time)"`: compiled in, in a build for a CPU with AVX2 and FMA or with AVX-512; chosen when the
-/// first operation runs in a build for the default x86_64 target (AVX-512, FMA products or SSE2,
+/// time)"`: compiled in, in a build for a CPU with AVX2 and FMA or with AVX-512; chosen before
+/// `main` in a build for the default x86_64 target (AVX-512, FMA products or SSE2,
 /// within the cap of [`SIMD_ENV`]).
 pub fn kernels() -> &'static str {
     crate::lanes::describe()

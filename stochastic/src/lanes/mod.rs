@@ -47,37 +47,33 @@ fn dirs(bits: u64) -> [f64; 3] {
     masks64(bits).map(|m| f64::from_bits(1f64.to_bits() | m))
 }
 
-/// Chooses the kernels, once per process: on x86_64 builds without AVX, the AVX-512 ones
-/// (`avx512_asm`) when the CPU has AVX-512F, AVX-512VL and F16C, else the FMA ones (`fma_asm`, binary64
-/// products) when it has FMA, within the cap of [`crate::stochastic::SIMD_ENV`]. The choice is two bits of the
-/// detection mask ([`crate::stochastic::cpu_flags`]) that the operators load anyway and pass to
-/// the kernels as `cpu`: no extra load per operation.
-pub(crate) fn init() {
+/// Chooses the kernels, once per process, before `main` (`startup.rs`): on x86_64 builds without
+/// AVX, the AVX-512 ones (`avx512_asm`) when the CPU has AVX-512F, AVX-512VL and F16C, else the
+/// FMA ones (`fma_asm`, binary64 products) when it has FMA, within the cap of
+/// [`crate::stochastic::SIMD_ENV`]. The choice is two bits of the detection mask
+/// ([`crate::stochastic::cpu_flags`]) that the operators load anyway and pass to the kernels as
+/// `cpu`: no extra load per operation. Until it runs (and where no constructor runs) the
+/// operators use the SSE2 kernels.
+pub(crate) fn choose_kernels() {
     #[cfg(all(target_arch = "x86_64", not(target_feature = "avx")))]
     {
-        use std::sync::atomic::{AtomicBool, Ordering};
-
         use crate::stochastic::{FMA_BIT, SIMD_BIT, SIMD_ENV};
-        static DONE: AtomicBool = AtomicBool::new(false);
-        if !DONE.load(Ordering::Relaxed) {
-            let cap = match std::env::var(SIMD_ENV).as_deref().map(str::trim) {
-                Ok("sse2") => 0,
-                Ok("fma") => FMA_BIT,
-                _ => FMA_BIT | SIMD_BIT,
-            };
-            let mut flags = 0;
-            if is_x86_feature_detected!("fma") && is_x86_feature_detected!("avx") {
-                flags |= FMA_BIT;
-            }
-            if is_x86_feature_detected!("avx512f")
-                && is_x86_feature_detected!("avx512vl")
-                && is_x86_feature_detected!("f16c")
-            {
-                flags |= SIMD_BIT;
-            }
-            crate::stochastic::enable_cpu(flags & cap);
-            DONE.store(true, Ordering::Relaxed);
+        let cap = match std::env::var(SIMD_ENV).as_deref().map(str::trim) {
+            Ok("sse2") => 0,
+            Ok("fma") => FMA_BIT,
+            _ => FMA_BIT | SIMD_BIT,
+        };
+        let mut flags = 0;
+        if is_x86_feature_detected!("fma") && is_x86_feature_detected!("avx") {
+            flags |= FMA_BIT;
         }
+        if is_x86_feature_detected!("avx512f")
+            && is_x86_feature_detected!("avx512vl")
+            && is_x86_feature_detected!("f16c")
+        {
+            flags |= SIMD_BIT;
+        }
+        crate::stochastic::enable_cpu(flags & cap);
     }
 }
 
@@ -95,7 +91,6 @@ pub(crate) fn describe() -> &'static str {
     if cfg!(target_feature = "avx") {
         return "AVX (compiled in)";
     }
-    init();
     let flags = crate::stochastic::cpu_flags(crate::stochastic::detect_mask());
     if flags & crate::stochastic::SIMD_BIT != 0 {
         "AVX-512 (chosen at run time)"
@@ -182,7 +177,6 @@ mod tests {
 
     /// A choice of the kernels this CPU has (at random, so that the tests check each).
     fn cpu(g: &mut Rng) -> u32 {
-        init();
         let have = crate::stochastic::cpu_flags(crate::stochastic::detect_mask());
         have & [0, crate::stochastic::FMA_BIT, crate::stochastic::SIMD_BIT, u32::MAX][(g.next() % 4) as usize]
     }

@@ -501,7 +501,7 @@ fn mul3_grid_slow(a: [f32; 3], b: [f32; 3], bits: u64, g: &Grid16) -> [f32; 3] {
 
 /// The kernel of the build: the AVX-512 one when compiled for AVX-512; the `_v` one when
 /// compiled for AVX without AVX-512; otherwise `avx512_asm::$name` when `cpu` has `SIMD_BIT` (the
-/// CPU has AVX-512: see [`super::init`]), else `$fma` (given for the binary64 products) when it
+/// CPU has AVX-512: see [`super::choose_kernels`]), else `$fma` (given for the binary64 products) when it
 /// has `FMA_BIT`, else the `_v` one: predictable branches on a register.
 macro_rules! dispatch {
     ($(fn $name:ident($($arg:ident: $ty:ty),*) -> $ret:ty => $v:ident, $fma:path;)*) => {$(

@@ -1,5 +1,5 @@
 //! The AVX-512 kernels as inline assembly, for builds without AVX (the default x86_64
-//! target), run only where [`super::super::init`] found AVX-512F, AVX-512VL and F16C. They
+//! target), run only where [`super::super::choose_kernels`] found AVX-512F, AVX-512VL and F16C. They
 //! compute what the `avx512` module and `f16c::add3_f16` compute, with the same instructions
 //! (the directed results computed side by side, then blended by the direction mask).
 //!

@@ -1,6 +1,6 @@
 //! binary64 products with a hardware FMA residual instead of Dekker's product, as inline
 //! assembly for builds without AVX (the default x86_64 target), run only where
-//! [`super::super::init`] found FMA. They return what `mul3_f64_v` and `mul3_exact_f64_v` return
+//! [`super::super::choose_kernels`] found FMA. They return what `mul3_f64_v` and `mul3_exact_f64_v` return
 //! when compiled with FMA. The assembly is VEX-encoded 128-bit instructions on the compiler's
 //! `xmm` registers, which clear the upper bits: no SSE/AVX transition penalty.
 
