@@ -36,6 +36,7 @@
 //! operand's format, rounding at random when the result is wider.
 
 mod check;
+pub mod contract;
 mod cvt;
 mod format;
 mod heal;

@@ -42,9 +42,7 @@ use crate::rt::{Arith, ArithRem, CastAs, CastOperand, Join, Lit, Scalar, Store};
 use crate::startup::Plain;
 use crate::value::Stochastic;
 
-/// The environment variable that gives each unit's format: short names (`f64`, `f32`, `f16`,
-/// `bf16`) separated by commas, unit 0 first. A unit not named keeps its declared format.
-pub const FORMATS_ENV: &str = "FPTUNE_FORMATS";
+pub use crate::contract::FORMATS_ENV;
 
 /// How many units the single build can give a format to; knobs of units beyond keep their
 /// declared format (the tuner builds such crates per candidate instead).

@@ -57,10 +57,11 @@ fn dirs(bits: u64) -> [f64; 3] {
 pub(crate) fn choose_kernels() {
     #[cfg(all(target_arch = "x86_64", not(target_feature = "avx")))]
     {
-        use crate::stochastic::{FMA_BIT, SIMD_BIT, SIMD_ENV};
+        use crate::contract::{SIMD_ENV, SIMD_FMA, SIMD_SSE2};
+        use crate::stochastic::{FMA_BIT, SIMD_BIT};
         let cap = match std::env::var(SIMD_ENV).as_deref().map(str::trim) {
-            Ok("sse2") => 0,
-            Ok("fma") => FMA_BIT,
+            Ok(SIMD_SSE2) => 0,
+            Ok(SIMD_FMA) => FMA_BIT,
             _ => FMA_BIT | SIMD_BIT,
         };
         let mut flags = 0;
