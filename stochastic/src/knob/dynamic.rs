@@ -31,7 +31,7 @@ macro_rules! dyn_math_trait {
         }
     };
 }
-with_methods!(dyn_math_trait);
+crate::methods::f64_methods!(dyn_math_trait);
 
 /// [`DynMath`] for a type with the method set as inherent methods.
 macro_rules! dyn_math_inherent {

@@ -70,22 +70,6 @@ macro_rules! at_format {
     };
 }
 
-/// The `f64` method set of the run-time-format values, from one list: `$m!` is called with the
-/// one-operand methods, the two-operand ones (in the operands' common format) and the queries
-/// every float has. (`powi` and `mul_add`, whose signatures differ, each macro writes itself.)
-macro_rules! with_methods {
-    ($m:ident) => {
-        $m!(
-            unary: [sqrt, cbrt, abs, exp, exp2, exp_m1, ln, ln_1p, log10, log2, sin, cos, tan, asin,
-                acos, atan, sinh, cosh, tanh, asinh, acosh, atanh, floor, ceil, trunc, round, fract,
-                signum, recip, to_degrees, to_radians],
-            binary: [powf, atan2, hypot, min, max, copysign, rem_euclid, div_euclid],
-            queries: [is_nan -> bool, is_finite -> bool, is_infinite -> bool,
-                is_sign_negative -> bool, is_sign_positive -> bool]
-        );
-    };
-}
-
 
 mod fmt;
 #[macro_use]
@@ -325,7 +309,7 @@ macro_rules! knob_methods {
         }
     };
 }
-with_methods!(knob_methods);
+crate::methods::f64_methods!(knob_methods);
 
 #[cfg(test)]
 mod tests;

@@ -256,7 +256,7 @@ macro_rules! sdyn_methods {
         dyn_math_inherent!(Sdyn; unary: [$($u),*], binary: [$($b),*], queries: [$($q -> $r),*]);
     };
 }
-with_methods!(sdyn_methods);
+crate::methods::f64_methods!(sdyn_methods);
 
 /// What only a stochastic value can answer: the estimate of its accuracy.
 macro_rules! stochastic_queries {
