@@ -1,3 +1,5 @@
+//! Unit tests of the single build: formats, knobs, values of run-time format and where they meet.
+
 use super::*;
 use crate::stochastic::set_seed;
 use crate::value::{Sf16, Sf32, Sf64};
