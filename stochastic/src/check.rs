@@ -1,8 +1,8 @@
 //! `fptune::check!`: the results whose digits count.
 //!
 //! In an ordinary run nothing is written and the cost is one relaxed load. When the environment
-//! variable `FPTUNE_OUT` names a file (the tuner sets it), every checked value is appended to it as
-//! one JSON line:
+//! variable `FPTUNE_OUT` ([`crate::contract::OUT_ENV`]) names a file (the tuner sets it), every checked value is appended to it as
+//! one JSON line (its fields: [`crate::contract::record`]):
 //!
 //! ```json
 //! {"name":"d","index":0,"format":"binary64","stochastic":true,"samples":[4.6e-4,4.6e-4,4.6e-4],"digits":14.4}
@@ -20,6 +20,8 @@ use std::sync::{Mutex, OnceLock, PoisonError};
 
 use half::{bf16, f16};
 
+use crate::contract::record::{DIGITS, FORMAT, INDEX, INF, INSTABILITIES, NAME, NAN, NEG_INF, SAMPLES, STOCHASTIC};
+use crate::contract::OUT_ENV;
 use crate::format::Format;
 use crate::value::Stochastic;
 
@@ -111,11 +113,11 @@ impl<T: Checkable + ?Sized> Checkable for Box<T> {
 fn sink() -> Option<&'static Mutex<BufWriter<File>>> {
     static SINK: OnceLock<Option<Mutex<BufWriter<File>>>> = OnceLock::new();
     SINK.get_or_init(|| {
-        let path = std::env::var_os("FPTUNE_OUT")?;
+        let path = std::env::var_os(OUT_ENV)?;
         match OpenOptions::new().create(true).append(true).open(&path) {
             Ok(file) => Some(Mutex::new(BufWriter::new(file))),
             Err(e) => {
-                eprintln!("fptune: cannot open FPTUNE_OUT={}: {e}", path.to_string_lossy());
+                eprintln!("fptune: cannot open {OUT_ENV}={}: {e}", path.to_string_lossy());
                 None
             }
         }
@@ -129,11 +131,11 @@ fn json_number(out: &mut String, x: f64) {
     if x.is_finite() {
         let _ = write!(out, "{x:?}");
     } else if x.is_nan() {
-        out.push_str("\"NaN\"");
+        let _ = write!(out, "\"{NAN}\"");
     } else if x > 0.0 {
-        out.push_str("\"inf\"");
+        let _ = write!(out, "\"{INF}\"");
     } else {
-        out.push_str("\"-inf\"");
+        let _ = write!(out, "\"{NEG_INF}\"");
     }
 }
 
@@ -163,7 +165,7 @@ fn instabilities_json() -> String {
     if report.total() == 0 {
         return String::new();
     }
-    let mut out = String::from(",\"instabilities\":{");
+    let mut out = format!(",\"{INSTABILITIES}\":{{");
     for (i, (kind, n)) in report.iter().enumerate() {
         if i > 0 {
             out.push(',');
@@ -178,17 +180,17 @@ fn instabilities_json() -> String {
 pub fn json_line(name: &str, index: usize, r: &Record) -> String {
     use std::fmt::Write as _;
     let mut out = String::with_capacity(160);
-    out.push_str("{\"name\":");
+    let _ = write!(out, "{{\"{NAME}\":");
     json_string(&mut out, name);
-    let _ = write!(out, ",\"index\":{index},\"format\":\"{}\",\"stochastic\":{}", r.format, r.stochastic);
-    out.push_str(",\"samples\":[");
+    let _ = write!(out, ",\"{INDEX}\":{index},\"{FORMAT}\":\"{}\",\"{STOCHASTIC}\":{}", r.format, r.stochastic);
+    let _ = write!(out, ",\"{SAMPLES}\":[");
     for (i, x) in r.samples.iter().enumerate() {
         if i > 0 {
             out.push(',');
         }
         json_number(&mut out, *x);
     }
-    out.push_str("],\"digits\":");
+    let _ = write!(out, "],\"{DIGITS}\":");
     json_number(&mut out, r.digits);
     out.push('}');
     out

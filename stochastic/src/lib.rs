@@ -36,12 +36,14 @@
 //! operand's format, rounding at random when the result is wider.
 
 mod check;
+pub mod contract;
 mod cvt;
 mod format;
 mod heal;
 mod knob;
 mod lanes;
 mod math;
+mod methods;
 mod printed;
 mod shown;
 mod ops;

@@ -11,18 +11,12 @@
 use std::sync::OnceLock;
 
 use crate::check::{check, Checkable};
-
-/// How the name of a printed value's record starts (`printed src/main.rs:42 x`): the tuner
-/// tells printed values from `check!`s by it.
-pub const PRINTED_PREFIX: &str = "printed ";
-
-/// The environment variable that makes a run record the floats it prints (`1`).
-pub const PRINTED_ENV: &str = "FPTUNE_PRINTED";
+pub use crate::contract::{PRINTED_ENV, PRINTED_PREFIX};
 
 /// Whether this run records printed floats (read once).
 fn enabled() -> bool {
     static ON: OnceLock<bool> = OnceLock::new();
-    *ON.get_or_init(|| std::env::var_os(PRINTED_ENV).is_some_and(|v| v == "1"))
+    *ON.get_or_init(|| std::env::var_os(PRINTED_ENV).is_some_and(|v| v == crate::contract::PRINTED_ON))
 }
 
 /// A printed argument, for dispatch.

@@ -1,6 +1,6 @@
 //! The random rounding generator: thread-local xorshift64*, two bits per operation.
 //!
-//! Seeding: `FPTUNE_SEED` in the environment, or [`set_seed`], makes runs repeatable; otherwise
+//! Seeding: `FPTUNE_SEED` ([`crate::contract::SEED_ENV`]) in the environment, or [`set_seed`], makes runs repeatable; otherwise
 //! each run draws a seed from the clock and the process id. Every thread derives its own stream
 //! from the run seed and the order in which it first rounded, so a deterministic program run with
 //! the same seed rounds the same way.
@@ -39,7 +39,7 @@ fn run_seed() -> u64 {
     if s != 0 {
         return s;
     }
-    let chosen = std::env::var("FPTUNE_SEED")
+    let chosen = std::env::var(crate::contract::SEED_ENV)
         .ok()
         .and_then(|v| v.trim().parse::<u64>().ok())
         .unwrap_or_else(|| {
@@ -119,11 +119,12 @@ pub(crate) fn direction_bits() -> u64 {
 }
 
 /// 62 fresh random bits under the marker bit. (Every thread's first operation comes here before
-/// it rounds: the place to choose the kernels and read `FPTUNE_DETECT`, once per process.)
+/// it rounds: the place to read `FPTUNE_DETECT`, once per process, which a program may set in its
+/// own environment before its first operation. The kernels are chosen before `main`, in
+/// `startup.rs`.)
 #[cold]
 #[inline(never)]
 fn refill() -> u64 {
-    crate::lanes::init();
     crate::stochastic::detect_from_env();
     (next_u64() >> 2) | (1 << 62)
 }

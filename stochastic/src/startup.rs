@@ -1,7 +1,10 @@
 //! What the runtime reads from its environment once, before `main`: the single build's unit
 //! formats ([`crate::knob::FORMATS_ENV`]), whether to stop at the first overflow
 //! ([`crate::stochastic::STOP_ON_OVERFLOW_ENV`]), how order comparisons on noise are decided
-//! ([`crate::stochastic::NOISE_ORDER_ENV`]) and whether the CPU converts binary16 itself.
+//! ([`crate::stochastic::NOISE_ORDER_ENV`]), whether the CPU converts binary16 itself, and which
+//! kernels the operators run (`lanes::choose_kernels`, capped by [`crate::stochastic::SIMD_ENV`]).
+//! (`FPTUNE_DETECT` is read at the first operation instead, `rng.rs`: a program may set it in its
+//! own environment before that.)
 //!
 //! These are read on the hottest paths there are: every operation on a knob reads its unit's
 //! format, every rounding into binary16 whether the CPU has F16C. Read lazily, each read was an
@@ -9,7 +12,8 @@
 //! hoist an atomic load, nor any load past a call that may write it. Read once before `main`,
 //! they are [`Plain`] values, loaded like constants, which LLVM moves out of the loops that read
 //! them: a native single build's inner loop then tests formats already in registers instead of
-//! loading and checking them at every operation.
+//! loading and checking them at every operation. The kernels' choice is two bits of the detection
+//! mask, which the operators load once per operation anyway.
 
 use std::cell::UnsafeCell;
 
@@ -57,7 +61,7 @@ impl<T: Copy, const N: usize> Plain<[T; N]> {
 }
 
 /// Whether [`startup`] ran (a test checks it: a platform or link where it did not would run
-/// with the declared formats and without F16C).
+/// with the declared formats, without F16C and with the SSE2 kernels).
 static STARTED: Plain<bool> = Plain::new(false);
 
 /// Whether the environment was read before `main`.
@@ -69,6 +73,7 @@ ctor::declarative::ctor! {
     /// Reads the environment. One thread runs before `main`: the writes race with nothing.
     #[ctor(unsafe)]
     fn startup() {
+        crate::lanes::choose_kernels();
         // SAFETY (all four): before `main`, one thread.
         unsafe {
             crate::cvt::probe_f16c();

@@ -11,6 +11,8 @@ use std::sync::{Arc, Mutex, PoisonError};
 use crate::startup::Plain;
 
 pub use crate::rng::set_seed;
+// The environment variables and the exit code of the tuner's protocol, defined in `contract`.
+pub use crate::contract::{DETECT_ENV, NOISE_ORDER_ENV, OVERFLOW_EXIT_CODE, SIMD_ENV, STOP_ON_OVERFLOW_ENV};
 
 /// A kind of numerical instability, as CADNA names them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -172,34 +174,19 @@ pub(crate) fn cpu_flags(mask: u32) -> u32 {
     mask & (SIMD_BIT | FMA_BIT)
 }
 
-/// Lets the operators use the kernels of `flags` (see `lanes::init`).
+/// Lets the operators use the kernels of `flags` (see `lanes::choose_kernels`).
 #[cfg_attr(any(not(target_arch = "x86_64"), target_feature = "avx"), allow(dead_code))]
 pub(crate) fn enable_cpu(flags: u32) {
     DETECT.fetch_or(flags & (SIMD_BIT | FMA_BIT), Ordering::Relaxed);
 }
 
-/// The environment variable that caps the kernels a build for the default x86_64 target chooses
-/// when its first operation runs, to test and time the others on a CPU that has more: `sse2`
-/// keeps the SSE2 kernels (what a CPU without FMA or AVX-512 runs), `fma` adds the FMA ones
-/// (what a CPU with AVX2 and FMA but no AVX-512 runs). A build with its kernels compiled in has
-/// nothing to choose.
-pub const SIMD_ENV: &str = "FPTUNE_SIMD";
-
 /// Which kernels the operators of this build use on this CPU, e.g. `"AVX-512 (chosen at run
-/// time)"`: compiled in, in a build for a CPU with AVX2 and FMA or with AVX-512; chosen when the
-/// first operation runs in a build for the default x86_64 target (AVX-512, FMA products or SSE2,
+/// time)"`: compiled in, in a build for a CPU with AVX2 and FMA or with AVX-512; chosen before
+/// `main` in a build for the default x86_64 target (AVX-512, FMA products or SSE2,
 /// within the cap of [`SIMD_ENV`]).
 pub fn kernels() -> &'static str {
     crate::lanes::describe()
 }
-
-/// The environment variable that chooses which instabilities a run detects from its start:
-/// `all`, `none`, or kinds by [`Instability::key`] separated by commas (`overflow,underflow`).
-/// Read once, before the first operation rounds or the program first sets the detection itself,
-/// so that the program's own [`set_detected`] calls win. The tuner sets it to `overflow` for its
-/// DSA runs: a candidate's validity needs no other kind, and the others' checks cost
-/// run time (the operands' noise tests of every product, the cancellation test of every sum).
-pub const DETECT_ENV: &str = "FPTUNE_DETECT";
 
 /// The kinds named by a [`DETECT_ENV`] value.
 pub fn parse_detected(list: &str) -> Result<Vec<Instability>, String> {
@@ -480,16 +467,6 @@ fn stop_at_native_overflow() -> ! {
     std::process::exit(OVERFLOW_EXIT_CODE);
 }
 
-/// The environment variable that makes a run end at its first overflow of a 16-bit format, with
-/// exit code [`OVERFLOW_EXIT_CODE`]. The tuner sets it for candidates: an overflow makes a
-/// candidate invalid, so the rest of its run (often the slowest part: values gone infinite or
-/// NaN keep every check on its slow path) would only be thrown away. The values checked before
-/// it are written as usual.
-pub const STOP_ON_OVERFLOW_ENV: &str = "FPTUNE_STOP_ON_OVERFLOW";
-
-/// The exit code of a run ended by [`STOP_ON_OVERFLOW_ENV`].
-pub const OVERFLOW_EXIT_CODE: i32 = 86;
-
 /// [`STOP_ON_OVERFLOW_ENV`] as read before `main` ([`crate::startup`]).
 static STOP_ON_OVERFLOW: Plain<bool> = Plain::new(false);
 
@@ -508,19 +485,6 @@ pub(crate) unsafe fn read_stop_on_overflow() {
     unsafe { STOP_ON_OVERFLOW.set(stop) }
 }
 
-/// The environment variable that decides an order comparison (`<`, `<=`, `>`, `>=`) whose
-/// difference is numerical noise by the sign of the samples' mean difference, where CADNA's
-/// relational operators answer as for equal operands. Set to `mean` (anything else, or unset:
-/// CADNA's answer). The unstable branching is counted either way.
-///
-/// CADNA's rule makes `s < f64::EPSILON` false for every noisy `s` near machine precision, so a
-/// loop that stops on it when the native run reaches a fixed point (`|del - 1| < EPS`,
-/// Numerical Recipes' continued fractions) never stops under random rounding; by the mean it
-/// stops at the first iteration whose samples lie below on average, as one randomly rounded run
-/// would. The tuner sets it only when the program's DSA reference fails under CADNA's rule, and
-/// says so.
-pub const NOISE_ORDER_ENV: &str = "FPTUNE_NOISE_ORDER";
-
 /// [`NOISE_ORDER_ENV`] as read before `main` ([`crate::startup`]): whether a noisy order
 /// comparison follows the mean.
 static NOISE_ORDER_BY_MEAN: Plain<bool> = Plain::new(false);
@@ -536,7 +500,7 @@ pub(crate) fn noise_order_by_mean() -> bool {
 /// # Safety
 /// No other thread may run (it is called before `main`).
 pub(crate) unsafe fn read_noise_order() {
-    let by_mean = std::env::var_os(NOISE_ORDER_ENV).is_some_and(|v| v == "mean");
+    let by_mean = std::env::var_os(NOISE_ORDER_ENV).is_some_and(|v| v == crate::contract::NOISE_ORDER_MEAN);
     // SAFETY: the caller's promise.
     unsafe { NOISE_ORDER_BY_MEAN.set(by_mean) }
 }

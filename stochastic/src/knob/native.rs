@@ -363,4 +363,4 @@ macro_rules! ndyn_methods {
         dyn_math_inherent!(Ndyn; unary: [$($u),*], binary: [$($b),*], queries: [$($q -> $r),*]);
     };
 }
-with_methods!(ndyn_methods);
+crate::methods::f64_methods!(ndyn_methods);

@@ -242,8 +242,10 @@ impl<F: Format> Signed for Stochastic<F> {
     }
 }
 
+/// `Float`'s one-operand methods, which are those of the `f64` method set
+/// ([`crate::methods::f64_methods!`]): each forwards to `Stochastic`'s own.
 macro_rules! forward_unary {
-    ($($name:ident),*) => {$(
+    (unary: [$($name:ident),*], binary: $b:tt, queries: $q:tt) => {$(
         #[inline]
         fn $name(self) -> Self {
             Stochastic::$name(self)
@@ -333,10 +335,7 @@ impl<F: Format> Float for Stochastic<F> {
         }
     }
 
-    forward_unary!(
-        floor, ceil, round, trunc, fract, abs, signum, recip, sqrt, exp, exp2, ln, log2, log10, to_degrees,
-        to_radians, cbrt, sin, cos, tan, asin, acos, atan, exp_m1, ln_1p, sinh, cosh, tanh, asinh, acosh, atanh
-    );
+    crate::methods::f64_methods!(forward_unary);
 
     /// Whether the mean's sign bit is clear.
     #[inline]

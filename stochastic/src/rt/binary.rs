@@ -1,0 +1,456 @@
+//! Binary operators, compound assignments and comparisons between floats of any kinds, by
+//! autoref specialisation on `Pair`, the others left to `std::ops`.
+
+use super::*;
+
+/// Two operands, taken out once by whichever implementation the method call selects.
+pub struct Pair<A, B>(Cell<Option<A>>, Cell<Option<B>>);
+
+/// Pairs two operands for dispatch: `(&&pair(a, b)).__fp_add()`.
+#[inline(always)]
+pub fn pair<A, B>(a: A, b: B) -> Pair<A, B> {
+    Pair(Cell::new(Some(a)), Cell::new(Some(b)))
+}
+
+impl<A, B> std::fmt::Debug for Pair<A, B> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Pair")
+    }
+}
+
+impl<A, B> Pair<A, B> {
+    #[inline(always)]
+    pub(super) fn take(&self) -> (A, B) {
+        match (self.0.take(), self.1.take()) {
+            (Some(a), Some(b)) => (a, b),
+            _ => unreachable!("an fptune operand pair is used once"),
+        }
+    }
+}
+
+/// An operand as the dispatch takes it: a float, or a reference to one (`|(a, b)| a * b` over
+/// iterators of references).
+pub trait Operand {
+    /// The float.
+    type V: Scalar;
+    /// The float, copied out.
+    fn v(self) -> Self::V;
+}
+
+/// [`Operand`] for float types (`[generics] type`): by value and by reference.
+macro_rules! operand {
+    ($([$($g:tt)*] $t:ty),* $(,)?) => {$(
+        impl<$($g)*> $crate::rt::Operand for $t {
+            type V = $t;
+            #[inline(always)]
+            fn v(self) -> $t { self }
+        }
+        impl<'a, $($g)*> $crate::rt::Operand for &'a $t {
+            type V = $t;
+            #[inline(always)]
+            fn v(self) -> $t { *self }
+        }
+    )*};
+}
+pub(crate) use operand;
+
+/// [`Operand`] for `&mut` of float types, as [`operand!`].
+macro_rules! operand_mut {
+    ($([$($g:tt)*] $t:ty),* $(,)?) => {$(
+        impl<'a, $($g)*> $crate::rt::Operand for &'a mut $t {
+            type V = $t;
+            #[inline(always)]
+            fn v(self) -> $t { *self }
+        }
+    )*};
+}
+pub(crate) use operand_mut;
+
+operand!([] f64, [] f32, [] f16, [] bf16, [] Lit, [F: Format] Stochastic<F>);
+operand_mut!([] f64, [] f32, [] f16, [] bf16, [] Lit);
+
+/// The arithmetic of the types two float operands meet in ([`Join::Out`]): their operators,
+/// except that `f16` and `bf16` compute in `f32` with [`crate::cvt`]'s conversions (`half`'s
+/// operators call a conversion function three times per operation). Computing in binary32 and
+/// rounding once to nearest gives the correctly rounded result: 24 >= 2 x 11 + 2 bits, so the
+/// double rounding of `+ - * /` is innocuous, and `%` is exact. (`%` is [`ArithRem`].)
+pub trait Arith: Sized {
+    #[doc(hidden)]
+    fn fp_add(a: Self, b: Self) -> Self;
+    #[doc(hidden)]
+    fn fp_sub(a: Self, b: Self) -> Self;
+    #[doc(hidden)]
+    fn fp_mul(a: Self, b: Self) -> Self;
+    #[doc(hidden)]
+    fn fp_div(a: Self, b: Self) -> Self;
+}
+
+/// `%` of the native types two float operands meet in (see [`Arith`]).
+pub trait ArithRem: Sized {
+    #[doc(hidden)]
+    fn fp_rem(a: Self, b: Self) -> Self;
+}
+
+macro_rules! arith_by_operators {
+    ($([$($g:tt)*] $t:ty),* $(,)?) => {$(
+        impl<$($g)*> Arith for $t {
+            #[inline(always)]
+            fn fp_add(a: Self, b: Self) -> Self { a + b }
+            #[inline(always)]
+            fn fp_sub(a: Self, b: Self) -> Self { a - b }
+            #[inline(always)]
+            fn fp_mul(a: Self, b: Self) -> Self { a * b }
+            #[inline(always)]
+            fn fp_div(a: Self, b: Self) -> Self { a / b }
+        }
+    )*};
+}
+
+arith_by_operators!([] f64, [] f32, [] Lit, [F: Format] Stochastic<F>);
+
+macro_rules! rem_by_operator {
+    ($($t:ty),*) => {$(
+        impl ArithRem for $t {
+            #[inline(always)]
+            fn fp_rem(a: Self, b: Self) -> Self { a % b }
+        }
+    )*};
+}
+
+rem_by_operator!(f64, f32, Lit);
+
+impl<F: Format> ArithRem for Stochastic<F> {
+    #[inline(always)]
+    fn fp_rem(a: Self, b: Self) -> Self {
+        a % b
+    }
+}
+
+macro_rules! arith_through_f32 {
+    ($($h:ty),*) => {$(
+        impl Arith for $h {
+            #[inline(always)]
+            fn fp_add(a: Self, b: Self) -> Self { <$h as Half32>::narrow(a.widen() + b.widen()) }
+            #[inline(always)]
+            fn fp_sub(a: Self, b: Self) -> Self { <$h as Half32>::narrow(a.widen() - b.widen()) }
+            #[inline(always)]
+            fn fp_mul(a: Self, b: Self) -> Self { <$h as Half32>::narrow(a.widen() * b.widen()) }
+            #[inline(always)]
+            fn fp_div(a: Self, b: Self) -> Self { <$h as Half32>::narrow(a.widen() / b.widen()) }
+        }
+        impl ArithRem for $h {
+            #[inline(always)]
+            fn fp_rem(a: Self, b: Self) -> Self { <$h as Half32>::narrow(a.widen() % b.widen()) }
+        }
+    )*};
+}
+
+arith_through_f32!(f16, bf16);
+
+/// `$Float`, implemented for a pair of float operands: both brought to their common type
+/// ([`Join`]), then `$Trait::$f` of it (an operator, [`Arith`], or a method, [`Math2`]).
+macro_rules! float_pair {
+    ($Float:ident, $m:ident, $Trait:ident, $f:ident) => {
+        /// Float operands: computed in their common format.
+        pub trait $Float {
+            /// Result type.
+            type Out;
+            /// The operation.
+            fn $m(&self) -> Self::Out;
+        }
+        impl<A: Operand, B: Operand> $Float for &Pair<A, B>
+        where
+            A::V: Join<B::V>,
+            <A::V as Join<B::V>>::Out: $Trait,
+        {
+            type Out = <A::V as Join<B::V>>::Out;
+            #[inline(always)]
+            fn $m(&self) -> Self::Out {
+                let (a, b) = self.take();
+                let (a, b) = <A::V as Join<B::V>>::join(a.v(), b.v());
+                $Trait::$f(a, b)
+            }
+        }
+    };
+}
+pub(crate) use float_pair;
+
+macro_rules! binary {
+    ($Float:ident, $Std:ident, $m:ident, $Op:ident, $op:ident, $Arith:ident, $fp:ident) => {
+        float_pair!($Float, $m, $Arith, $fp);
+        /// Any other operands: the ordinary operator.
+        pub trait $Std {
+            /// Result type.
+            type Out;
+            /// The operation.
+            fn $m(&self) -> Self::Out;
+        }
+        impl<A: $Op<B>, B> $Std for Pair<A, B> {
+            type Out = A::Output;
+            #[inline(always)]
+            fn $m(&self) -> A::Output {
+                let (a, b) = self.take();
+                $Op::$op(a, b)
+            }
+        }
+    };
+}
+
+/// A literal meeting a value of another type (a user's vector times `3.0`): the literal as the
+/// float the other operand's operator takes, `f64` or `f32`, or their stochastic types (rustc's
+/// inference on the written literal, which a [`Lit`] no longer carries). Each is a trait of its
+/// own at the level of the ordinary operator, whose bounds rule out all but one.
+macro_rules! lit_fallback {
+    ($m:ident, $Op:ident, $op:ident: $($Right:ident $Left:ident $f:ty = |$l:ident| $conv:expr),*) => {$(
+        /// `value op literal`, the literal as this type.
+        pub trait $Right {
+            /// Result type.
+            type Out;
+            /// The operation.
+            fn $m(&self) -> Self::Out;
+        }
+        impl<A: $Op<$f>> $Right for Pair<A, Lit> {
+            type Out = A::Output;
+            #[inline(always)]
+            fn $m(&self) -> A::Output {
+                let (a, $l) = self.take();
+                $Op::$op(a, $conv)
+            }
+        }
+        /// `literal op value`, the literal as this type.
+        pub trait $Left {
+            /// Result type.
+            type Out;
+            /// The operation.
+            fn $m(&self) -> Self::Out;
+        }
+        impl<B> $Left for Pair<Lit, B>
+        where
+            $f: $Op<B>,
+        {
+            type Out = <$f as $Op<B>>::Output;
+            #[inline(always)]
+            fn $m(&self) -> Self::Out {
+                let ($l, b) = self.take();
+                $Op::$op($conv, b)
+            }
+        }
+    )*};
+}
+
+macro_rules! lit_fallbacks {
+    ($($m:ident, $Op:ident, $op:ident: $R64:ident $L64:ident $R32:ident $L32:ident $RS64:ident $LS64:ident $RS32:ident $LS32:ident;)*) => {$(
+        lit_fallback!($m, $Op, $op:
+            $R64 $L64 f64 = |l| l.d,
+            $R32 $L32 f32 = |l| l.s,
+            $RS64 $LS64 Stochastic<f64> = |l| l.stochastic::<f64>(),
+            $RS32 $LS32 Stochastic<f32> = |l| l.stochastic::<f32>());
+    )*};
+}
+
+lit_fallbacks! {
+    __fp_add, Add, add: AddLit64 LitAdd64 AddLit32 LitAdd32 AddSlit64 SlitAdd64 AddSlit32 SlitAdd32;
+    __fp_sub, Sub, sub: SubLit64 LitSub64 SubLit32 LitSub32 SubSlit64 SlitSub64 SubSlit32 SlitSub32;
+    __fp_mul, Mul, mul: MulLit64 LitMul64 MulLit32 LitMul32 MulSlit64 SlitMul64 MulSlit32 SlitMul32;
+    __fp_div, Div, div: DivLit64 LitDiv64 DivLit32 LitDiv32 DivSlit64 SlitDiv64 DivSlit32 SlitDiv32;
+    __fp_rem, Rem, rem: RemLit64 LitRem64 RemLit32 LitRem32 RemSlit64 SlitRem64 RemSlit32 SlitRem32;
+}
+
+binary!(FloatAdd, StdAdd, __fp_add, Add, add, Arith, fp_add);
+binary!(FloatSub, StdSub, __fp_sub, Sub, sub, Arith, fp_sub);
+binary!(FloatMul, StdMul, __fp_mul, Mul, mul, Arith, fp_mul);
+binary!(FloatDiv, StdDiv, __fp_div, Div, div, Arith, fp_div);
+binary!(FloatRem, StdRem, __fp_rem, Rem, rem, ArithRem, fp_rem);
+
+/// The operand types of a compound assignment, for dispatch without moving anything:
+/// `(&&types(&*place, &rhs)).__fp_compound().sub_assign(place, rhs)`. Only types are dispatched
+/// on, so the place stays a plain `&mut` the optimiser sees through.
+pub struct Types<A: ?Sized, B>(PhantomData<fn(&A, B)>);
+
+impl<A: ?Sized, B> std::fmt::Debug for Types<A, B> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Types")
+    }
+}
+
+/// The types of a place and an operand.
+#[inline(always)]
+pub fn types<A: ?Sized, B>(_place: &A, _operand: &B) -> Types<A, B> {
+    Types(PhantomData)
+}
+
+/// Compound assignment of floats: computed in the common format, stored back rounded to the
+/// place's format.
+#[derive(Clone, Copy, Debug)]
+pub struct FloatCompound;
+
+/// Any other compound assignment: the ordinary operator.
+#[derive(Clone, Copy, Debug)]
+pub struct StdCompound;
+
+/// Selects [`FloatCompound`] for a float place and operand.
+pub trait FloatCompoundKind {
+    /// The strategy.
+    fn __fp_compound(&self) -> FloatCompound;
+}
+
+impl<A: Scalar + Join<B::V>, B: Operand> FloatCompoundKind for &Types<A, B> {
+    #[inline(always)]
+    fn __fp_compound(&self) -> FloatCompound {
+        FloatCompound
+    }
+}
+
+/// Selects [`StdCompound`] otherwise.
+pub trait StdCompoundKind {
+    /// The strategy.
+    fn __fp_compound(&self) -> StdCompound;
+}
+
+impl<A: ?Sized, B> StdCompoundKind for Types<A, B> {
+    #[inline(always)]
+    fn __fp_compound(&self) -> StdCompound {
+        StdCompound
+    }
+}
+
+macro_rules! compound {
+    ($m:ident, $Arith:ident, $fp:ident, $OpAssign:ident, $op_assign:ident) => {
+        impl FloatCompound {
+            /// `place op= b` in the common format.
+            #[inline(always)]
+            pub fn $m<A: Scalar + Join<B::V>, B: Operand>(self, place: &mut A, b: B)
+            where
+                A::Out: $Arith + Store<A>,
+            {
+                let (x, y) = A::join(*place, b.v());
+                $Arith::$fp(x, y).store_into(place);
+            }
+        }
+        impl StdCompound {
+            /// `place op= b`.
+            #[inline(always)]
+            pub fn $m<A: $OpAssign<B> + ?Sized, B>(self, place: &mut A, b: B) {
+                $OpAssign::$op_assign(place, b);
+            }
+        }
+    };
+}
+
+compound!(add_assign, Arith, fp_add, AddAssign, add_assign);
+compound!(sub_assign, Arith, fp_sub, SubAssign, sub_assign);
+compound!(mul_assign, Arith, fp_mul, MulAssign, mul_assign);
+compound!(div_assign, Arith, fp_div, DivAssign, div_assign);
+compound!(rem_assign, ArithRem, fp_rem, RemAssign, rem_assign);
+
+/// Float comparisons in the common format (stochastic ones as CADNA's relational operators).
+pub trait FloatCmp {
+    /// `a == b`
+    fn __fp_eq(&self) -> bool;
+    /// `a != b`
+    fn __fp_ne(&self) -> bool;
+    /// `a < b`
+    fn __fp_lt(&self) -> bool;
+    /// `a <= b`
+    fn __fp_le(&self) -> bool;
+    /// `a > b`
+    fn __fp_gt(&self) -> bool;
+    /// `a >= b`
+    fn __fp_ge(&self) -> bool;
+}
+
+impl<A: Scalar + Join<B>, B: Scalar> FloatCmp for &Pair<&A, &B>
+where
+    A::Out: PartialOrd,
+{
+    #[inline(always)]
+    fn __fp_eq(&self) -> bool {
+        let (a, b) = self.take();
+        let (a, b) = A::join(*a, *b);
+        a == b
+    }
+    #[inline(always)]
+    fn __fp_ne(&self) -> bool {
+        !self.__fp_eq()
+    }
+    #[inline(always)]
+    fn __fp_lt(&self) -> bool {
+        let (a, b) = self.take();
+        let (a, b) = A::join(*a, *b);
+        a < b
+    }
+    #[inline(always)]
+    fn __fp_le(&self) -> bool {
+        let (a, b) = self.take();
+        let (a, b) = A::join(*a, *b);
+        a <= b
+    }
+    #[inline(always)]
+    fn __fp_gt(&self) -> bool {
+        let (a, b) = self.take();
+        let (a, b) = A::join(*a, *b);
+        a > b
+    }
+    #[inline(always)]
+    fn __fp_ge(&self) -> bool {
+        let (a, b) = self.take();
+        let (a, b) = A::join(*a, *b);
+        a >= b
+    }
+}
+
+/// Equality of any other operands: `PartialEq`.
+pub trait StdEq {
+    /// `a == b`
+    fn __fp_eq(&self) -> bool;
+    /// `a != b`
+    fn __fp_ne(&self) -> bool;
+}
+
+impl<A: PartialEq<B> + ?Sized, B: ?Sized> StdEq for Pair<&A, &B> {
+    #[inline(always)]
+    fn __fp_eq(&self) -> bool {
+        let (a, b) = self.take();
+        a == b
+    }
+    #[inline(always)]
+    fn __fp_ne(&self) -> bool {
+        let (a, b) = self.take();
+        a != b
+    }
+}
+
+/// Order of any other operands: `PartialOrd`.
+pub trait StdOrd {
+    /// `a < b`
+    fn __fp_lt(&self) -> bool;
+    /// `a <= b`
+    fn __fp_le(&self) -> bool;
+    /// `a > b`
+    fn __fp_gt(&self) -> bool;
+    /// `a >= b`
+    fn __fp_ge(&self) -> bool;
+}
+
+impl<A: PartialOrd<B> + ?Sized, B: ?Sized> StdOrd for Pair<&A, &B> {
+    #[inline(always)]
+    fn __fp_lt(&self) -> bool {
+        let (a, b) = self.take();
+        a < b
+    }
+    #[inline(always)]
+    fn __fp_le(&self) -> bool {
+        let (a, b) = self.take();
+        a <= b
+    }
+    #[inline(always)]
+    fn __fp_gt(&self) -> bool {
+        let (a, b) = self.take();
+        a > b
+    }
+    #[inline(always)]
+    fn __fp_ge(&self) -> bool {
+        let (a, b) = self.take();
+        a >= b
+    }
+}

@@ -1,0 +1,183 @@
+//! Casts: `x as T` between every numeric primitive and float kind (`CastAs`), and a cast used as an
+//! operand (`CastOperand`).
+
+use super::*;
+
+/// `x as T` for every numeric primitive and float kind, with `as` semantics between primitives.
+pub trait CastAs<T> {
+    /// The converted value.
+    fn cast_as(self) -> T;
+}
+
+/// `x as T` written by the user.
+#[inline(always)]
+pub fn cast<T, S: CastAs<T>>(x: S) -> T {
+    x.cast_as()
+}
+
+macro_rules! cast_primitives {
+    ($($s:ty),*) => {
+        cast_primitives!(@each [$($s),*] [$($s),*]);
+    };
+    (@each [$($s:ty),*] $targets:tt) => {
+        $( cast_primitives!(@one $s, $targets); )*
+    };
+    (@one $s:ty, [$($t:ty),*]) => {
+        $(
+            impl CastAs<$t> for $s {
+                #[inline(always)]
+                #[allow(clippy::unnecessary_cast, clippy::cast_lossless)]
+                fn cast_as(self) -> $t {
+                    self as $t
+                }
+            }
+        )*
+    };
+}
+
+cast_primitives!(i8, i16, i32, i64, i128, isize, u8, u16, u32, u64, u128, usize, f32, f64);
+
+macro_rules! cast_bool_char {
+    ($($t:ty),*) => {$(
+        impl CastAs<$t> for bool {
+            #[inline(always)]
+            fn cast_as(self) -> $t { self as $t }
+        }
+    )*};
+}
+cast_bool_char!(i8, i16, i32, i64, i128, isize, u8, u16, u32, u64, u128, usize);
+
+macro_rules! cast_half {
+    ($h:ty; $($t:ty),*) => {
+        $(
+            impl CastAs<$t> for $h {
+                #[inline(always)]
+                fn cast_as(self) -> $t { self.to_f64() as $t }
+            }
+            impl CastAs<$h> for $t {
+                #[inline(always)]
+                fn cast_as(self) -> $h { <$h>::from_f64(self as f64) }
+            }
+        )*
+        impl CastAs<$h> for $h {
+            #[inline(always)]
+            fn cast_as(self) -> $h { self }
+        }
+    };
+}
+cast_half!(f16; i8, i16, i32, i64, i128, isize, u8, u16, u32, u64, u128, usize, f32, f64);
+cast_half!(bf16; i8, i16, i32, i64, i128, isize, u8, u16, u32, u64, u128, usize, f32, f64);
+impl CastAs<bf16> for f16 {
+    #[inline(always)]
+    fn cast_as(self) -> bf16 {
+        bf16::from_f32(self.to_f32())
+    }
+}
+impl CastAs<f16> for bf16 {
+    #[inline(always)]
+    fn cast_as(self) -> f16 {
+        f16::from_f32(self.to_f32())
+    }
+}
+
+macro_rules! cast_stochastic {
+    ($($t:ty),*) => {$(
+        impl<A: Format> CastAs<$t> for Stochastic<A> {
+            /// The mean's conversion; counts an unstable intrinsic when the samples convert to
+            /// different values.
+            #[inline(always)]
+            fn cast_as(self) -> $t {
+                let s = self.samples_f64().map(|x| x as $t);
+                if !(s[0] == s[1] && s[1] == s[2]) {
+                    crate::value::note(crate::stochastic::Instability::UnstableIntrinsic);
+                }
+                self.mean() as $t
+            }
+        }
+        impl<B: Format> CastAs<Stochastic<B>> for $t {
+            #[inline(always)]
+            fn cast_as(self) -> Stochastic<B> {
+                Stochastic::from_f64(self as f64)
+            }
+        }
+    )*};
+}
+cast_stochastic!(i8, i16, i32, i64, i128, isize, u8, u16, u32, u64, u128, usize);
+
+impl<A: Format, B: Format> CastAs<Stochastic<B>> for Stochastic<A> {
+    /// A float-to-float cast the user wrote: that format (random rounding when narrowing).
+    #[inline(always)]
+    fn cast_as(self) -> Stochastic<B> {
+        self.cast()
+    }
+}
+
+macro_rules! cast_float_stochastic {
+    ($($t:ty),*) => {$(
+        impl<A: Format> CastAs<$t> for Stochastic<A> {
+            #[inline(always)]
+            fn cast_as(self) -> $t {
+                <$t as Format>::from_repr(<$t as Format>::nearest(self.mean()))
+            }
+        }
+        impl<B: Format> CastAs<Stochastic<B>> for $t {
+            #[inline(always)]
+            fn cast_as(self) -> Stochastic<B> {
+                Stochastic::<$t>::new(self).cast()
+            }
+        }
+    )*};
+}
+cast_float_stochastic!(f64, f32, f16, bf16);
+
+/// A cast used as an operand of arithmetic: from an integer it adapts like a literal (DESIGN.md
+/// semantics 3); from a float it is the format written.
+pub trait CastOperand<T> {
+    /// The operand.
+    type Out;
+    /// The converted operand.
+    fn cast_operand(self) -> Self::Out;
+}
+
+/// `(x as T)` as an operand of arithmetic.
+#[inline(always)]
+pub fn cast_operand<T, S: CastOperand<T>>(x: S) -> S::Out {
+    x.cast_operand()
+}
+
+macro_rules! cast_operand_int {
+    ($($s:ty),*) => {$(
+        impl<T> CastOperand<T> for $s {
+            type Out = Lit;
+            #[inline(always)]
+            fn cast_operand(self) -> Lit {
+                Lit::new(self as f64, self as f32)
+            }
+        }
+    )*};
+}
+cast_operand_int!(i8, i16, i32, i64, i128, isize, u8, u16, u32, u64, u128, usize);
+
+macro_rules! cast_operand_float {
+    ($($s:ty),*) => {$(
+        impl<T> CastOperand<T> for $s where $s: CastAs<T> {
+            type Out = T;
+            #[inline(always)]
+            fn cast_operand(self) -> T {
+                self.cast_as()
+            }
+        }
+    )*};
+}
+cast_operand_float!(f64, f32, f16, bf16);
+
+impl<T, A: Format> CastOperand<T> for Stochastic<A>
+where
+    Stochastic<A>: CastAs<T>,
+{
+    type Out = T;
+    #[inline(always)]
+    fn cast_operand(self) -> T {
+        self.cast_as()
+    }
+}

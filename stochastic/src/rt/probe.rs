@@ -1,0 +1,285 @@
+//! The probe build's knob type, `Probe<F, K>`: compiled, never run, so that rustc's type errors say
+//! which knobs must share a type.
+
+use super::*;
+
+/// The probe build's knob type: knob number `K` holding a value of format `F`.
+///
+/// The tuner gives every knob its own `Probe<F, K>` in one scratch build that is compiled, never
+/// run. Arithmetic, stores and casts accept any mix of probes and floats (as they accept any mix
+/// of formats), so the only type errors left are where rustc requires two types to be *equal*:
+/// a buffer passed by reference, a method taking `Self`, a generic argument. Those errors read
+/// "expected `Probe<f64, 3>`, found `Probe<f64, 7>`" (knobs 3 and 7 must share a type) or name a
+/// probe and a plain float (the knob cannot change type at all).
+#[derive(Clone, Copy, Default, Debug, PartialEq, PartialOrd)]
+#[repr(transparent)]
+pub struct Probe<F, const K: u32>(pub F);
+
+impl<F: Format, const K: u32> Scalar for Probe<F, K> {}
+
+operand!([F: Format, const K: u32] Probe<F, K>);
+
+// Arithmetic between knobs has the left one's type: `Self(self.0 + o.0)` fits the field of
+// `self.0`'s knob, as it does natively in every configuration, and a sum of two knobs stored in
+// either says they share a type. Natively the wider one's format is the sum's, so the tuner
+// probes again with the feature `probe-right`, under which it has the right one's type:
+// `*r = a.iter().map(|a| a * z[i]).sum()` then couples `r` with `z` as well as with `a`.
+impl<A: Format + Promote<B>, B: Format, const K: u32, const L: u32> Join<Probe<B, L>> for Probe<A, K> {
+    #[cfg(not(feature = "probe-right"))]
+    type Out = Probe<<A as Promote<B>>::Output, K>;
+    #[cfg(feature = "probe-right")]
+    type Out = Probe<<A as Promote<B>>::Output, L>;
+    #[inline(always)]
+    fn join(a: Self, b: Probe<B, L>) -> (Self::Out, Self::Out) {
+        (Probe(widen(a.0)), Probe(widen(b.0)))
+    }
+}
+
+impl<A: Format + Promote<B>, B: Format, const K: u32> Join<B> for Probe<A, K> {
+    type Out = <A as Promote<B>>::Output;
+    #[inline(always)]
+    fn join(a: Self, b: B) -> (Self::Out, Self::Out) {
+        (widen(a.0), widen(b))
+    }
+}
+
+impl<A: Format + Promote<B>, B: Format, const L: u32> Join<Probe<B, L>> for A {
+    type Out = <A as Promote<B>>::Output;
+    #[inline(always)]
+    fn join(a: A, b: Probe<B, L>) -> (Self::Out, Self::Out) {
+        (widen(a), widen(b.0))
+    }
+}
+
+// A literal adapts to the knob's format, so the result has the knob's type in every native
+// build: it stays a probe, and rustc says where it meets a type that cannot change
+// (`g().max(x - 1.0)`).
+impl<A: Format, const K: u32> Join<Lit> for Probe<A, K> {
+    type Out = Probe<A, K>;
+    #[inline(always)]
+    fn join(a: Self, b: Lit) -> (Self, Self) {
+        (a, Probe(b.to()))
+    }
+}
+
+impl<B: Format, const L: u32> Join<Probe<B, L>> for Lit {
+    type Out = Probe<B, L>;
+    #[inline(always)]
+    fn join(a: Lit, b: Probe<B, L>) -> (Probe<B, L>, Probe<B, L>) {
+        (Probe(a.to()), b)
+    }
+}
+
+impl<A: Format, B: Format, const K: u32> Store<Probe<B, K>> for A {
+    #[inline(always)]
+    fn store(self) -> Probe<B, K> {
+        Probe(nearest(self))
+    }
+}
+
+impl<A: Format, B: Format, const K: u32> Store<B> for Probe<A, K> {
+    #[inline(always)]
+    fn store(self) -> B {
+        nearest(self.0)
+    }
+}
+
+impl<A: Format, B: Format, const K: u32, const L: u32> Store<Probe<B, L>> for Probe<A, K> {
+    #[inline(always)]
+    fn store(self) -> Probe<B, L> {
+        Probe(nearest(self.0))
+    }
+}
+
+impl<B: Format, const K: u32> Store<Probe<B, K>> for Lit {
+    #[inline(always)]
+    fn store(self) -> Probe<B, K> {
+        Probe(self.to())
+    }
+}
+
+macro_rules! probe_cast {
+    ($($t:ty),*) => {$(
+        impl<A: Format, const K: u32> CastAs<$t> for Probe<A, K> where A: CastAs<$t> {
+            #[inline(always)]
+            fn cast_as(self) -> $t {
+                self.0.cast_as()
+            }
+        }
+        impl<B: Format, const K: u32> CastAs<Probe<B, K>> for $t where $t: CastAs<B> {
+            #[inline(always)]
+            fn cast_as(self) -> Probe<B, K> {
+                Probe(self.cast_as())
+            }
+        }
+    )*};
+}
+probe_cast!(i8, i16, i32, i64, i128, isize, u8, u16, u32, u64, u128, usize, f32, f64, f16, bf16);
+
+impl<A: Format, const K: u32, T> CastOperand<T> for Probe<A, K>
+where
+    Probe<A, K>: CastAs<T>,
+{
+    type Out = T;
+    #[inline(always)]
+    fn cast_operand(self) -> T {
+        self.cast_as()
+    }
+}
+
+impl<F: Format + Arith, const K: u32> Arith for Probe<F, K> {
+    #[inline(always)]
+    fn fp_add(a: Self, b: Self) -> Self { Probe(F::fp_add(a.0, b.0)) }
+    #[inline(always)]
+    fn fp_sub(a: Self, b: Self) -> Self { Probe(F::fp_sub(a.0, b.0)) }
+    #[inline(always)]
+    fn fp_mul(a: Self, b: Self) -> Self { Probe(F::fp_mul(a.0, b.0)) }
+    #[inline(always)]
+    fn fp_div(a: Self, b: Self) -> Self { Probe(F::fp_div(a.0, b.0)) }
+}
+
+impl<F: Format + ArithRem, const K: u32> ArithRem for Probe<F, K> {
+    #[inline(always)]
+    fn fp_rem(a: Self, b: Self) -> Self { Probe(F::fp_rem(a.0, b.0)) }
+}
+
+macro_rules! probe_ops {
+    ($($Op:ident, $op:ident, $OpAssign:ident, $op_assign:ident);*) => {$(
+        impl<F: Format + $Op<Output = F>, const K: u32> $Op for Probe<F, K> {
+            type Output = Self;
+            #[inline(always)]
+            fn $op(self, rhs: Self) -> Self {
+                Probe($Op::$op(self.0, rhs.0))
+            }
+        }
+        impl<F: Format + $Op<Output = F>, const K: u32> $OpAssign for Probe<F, K> {
+            #[inline(always)]
+            fn $op_assign(&mut self, rhs: Self) {
+                self.0 = $Op::$op(self.0, rhs.0);
+            }
+        }
+    )*};
+}
+probe_ops!(Add, add, AddAssign, add_assign; Sub, sub, SubAssign, sub_assign;
+    Mul, mul, MulAssign, mul_assign; Div, div, DivAssign, div_assign);
+
+impl<F: Format + std::ops::Neg<Output = F>, const K: u32> std::ops::Neg for Probe<F, K> {
+    type Output = Self;
+    #[inline(always)]
+    fn neg(self) -> Self {
+        Probe(-self.0)
+    }
+}
+
+impl<F: Format, const K: u32> std::fmt::Display for Probe<F, K> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Display::fmt(&self.0, f)
+    }
+}
+
+impl<F: Format, const K: u32> std::fmt::LowerExp for Probe<F, K> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::LowerExp::fmt(&self.0, f)
+    }
+}
+
+impl<F: Format + std::fmt::UpperExp, const K: u32> std::fmt::UpperExp for Probe<F, K> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::UpperExp::fmt(&self.0, f)
+    }
+}
+
+impl<F: Format + std::iter::Sum, const K: u32> std::iter::Sum for Probe<F, K> {
+    fn sum<I: Iterator<Item = Self>>(iter: I) -> Self {
+        Probe(iter.map(|p| p.0).sum())
+    }
+}
+
+impl<'a, F: Format + std::iter::Sum, const K: u32> std::iter::Sum<&'a Probe<F, K>> for Probe<F, K> {
+    fn sum<I: Iterator<Item = &'a Self>>(iter: I) -> Self {
+        Probe(iter.map(|p| p.0).sum())
+    }
+}
+
+
+impl<F: Format, const K: u32> crate::check::Checkable for Probe<F, K>
+where
+    F: crate::check::Checkable,
+{
+    fn visit(&self, f: &mut dyn FnMut(crate::check::Record)) {
+        self.0.visit(f);
+    }
+}
+
+macro_rules! probe_math {
+    ($($m:ident),*) => {
+        impl<F: Format, const K: u32> Probe<F, K> {
+            $(
+                /// As the `f64` method (computed in `f64`: a probe build is compiled, not run).
+                #[inline(always)]
+                pub fn $m(self) -> Self {
+                    Probe(F::from_repr(F::nearest(self.0.to_repr().to_f64().$m())))
+                }
+            )*
+            /// `self^n`.
+            pub fn powi(self, n: i32) -> Self {
+                Probe(F::from_repr(F::nearest(self.0.to_repr().to_f64().powi(n))))
+            }
+            /// `self^n`.
+            pub fn powf(self, n: Self) -> Self {
+                Probe(F::from_repr(F::nearest(self.0.to_repr().to_f64().powf(n.0.to_repr().to_f64()))))
+            }
+            /// The larger value.
+            pub fn max(self, o: Self) -> Self {
+                if self.0 >= o.0 { self } else { o }
+            }
+            /// The smaller value.
+            pub fn min(self, o: Self) -> Self {
+                if self.0 <= o.0 { self } else { o }
+            }
+            /// `self * a + b`.
+            pub fn mul_add(self, a: Self, b: Self) -> Self {
+                let (x, y, z) = (self.0.to_repr().to_f64(), a.0.to_repr().to_f64(), b.0.to_repr().to_f64());
+                Probe(F::from_repr(F::nearest(x.mul_add(y, z))))
+            }
+            /// `atan2(self, o)`.
+            pub fn atan2(self, o: Self) -> Self {
+                Probe(F::from_repr(F::nearest(self.0.to_repr().to_f64().atan2(o.0.to_repr().to_f64()))))
+            }
+            /// `copysign(self, o)`.
+            pub fn copysign(self, o: Self) -> Self {
+                Probe(F::from_repr(F::nearest(self.0.to_repr().to_f64().copysign(o.0.to_repr().to_f64()))))
+            }
+            /// `rem_euclid(self, o)`.
+            pub fn rem_euclid(self, o: Self) -> Self {
+                Probe(F::from_repr(F::nearest(self.0.to_repr().to_f64().rem_euclid(o.0.to_repr().to_f64()))))
+            }
+            /// `div_euclid(self, o)`.
+            pub fn div_euclid(self, o: Self) -> Self {
+                Probe(F::from_repr(F::nearest(self.0.to_repr().to_f64().div_euclid(o.0.to_repr().to_f64()))))
+            }
+            /// `hypot(self, o)`.
+            pub fn hypot(self, o: Self) -> Self {
+                Probe(F::from_repr(F::nearest(self.0.to_repr().to_f64().hypot(o.0.to_repr().to_f64()))))
+            }
+            /// `(sin(self), cos(self))`.
+            pub fn sin_cos(self) -> (Self, Self) {
+                (self.sin(), self.cos())
+            }
+            /// IEEE 754's total order.
+            pub fn total_cmp(&self, o: &Self) -> Ordering {
+                self.0.to_repr().to_f64().total_cmp(&o.0.to_repr().to_f64())
+            }
+            /// Whether the value is NaN.
+            pub fn is_nan(self) -> bool {
+                self.0.to_repr().to_f64().is_nan()
+            }
+            /// Whether the value is finite.
+            pub fn is_finite(self) -> bool {
+                self.0.to_repr().to_f64().is_finite()
+            }
+        }
+    };
+}
+probe_math!(sqrt, cbrt, abs, exp, exp2, ln, log10, log2, sin, cos, tan, asin, acos, atan, sinh,
+    cosh, tanh, floor, ceil, trunc, round, signum, recip, to_degrees, to_radians);
