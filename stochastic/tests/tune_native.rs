@@ -1,5 +1,7 @@
 //! `#[fptune::tune]` in an ordinary build: mixed precision type-checks and follows DESIGN.md's
 //! semantics.
+// The stochastic build maps every float type to its stochastic type: these are native semantics.
+#![cfg(not(feature = "stochastic"))]
 
 use fptune::f16;
 

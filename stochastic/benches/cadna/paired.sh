@@ -30,7 +30,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 repo=$(git -C "$here" rev-parse --show-toplevel)
 prefix=${CADNA_PREFIX:-/tmp/cadna/install}
 if [ ! -f "$prefix/include/cadna.h" ] || [ ! -f "$prefix/lib/libcadnaC.a" ]; then
-    echo "no CADNA under $prefix: install it as BENCHMARKS.md says, or set CADNA_PREFIX" >&2
+    echo "no CADNA under $prefix: install it as docs/benchmarks-method.md says, or set CADNA_PREFIX" >&2
     exit 1
 fi
 work=$(mktemp -d)

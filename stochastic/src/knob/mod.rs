@@ -27,7 +27,8 @@
 //! its run-time format (a `match` over five arms, each a stochastic operation), so forcing it into
 //! every caller multiplies a large program's code by the operations it has. FPBench's n_body
 //! single build took 75 s to compile that way, and about 1 s with the compiler left to choose;
-//! the hot kernels of `benches/spmv` lose a factor of 1.4 to 1.7 on knobs (BENCHMARKS.md).
+//! the hot kernels of `benches/spmv` lose up to a factor of 1.5 on knobs (1.14 DSA, 1.52 native;
+//! `docs/benchmarks-history.md`).
 
 use std::cmp::Ordering;
 use std::fmt::{Debug, Display, LowerExp};
