@@ -571,3 +571,100 @@ mod tests {
         Ok(())
     }
 }
+
+#[cfg(test)]
+mod snapshots {
+    //! Snapshots of the batch's tables (`table.md`, which the terminal and `summary.md` show too,
+    //! and `table.csv`) from a fixed table of samples/hilbert, and of a crate that could not be
+    //! tuned, so a change of either shows in review (`src/snapshots/cargo_fptune__batch__snapshots__*.snap`).
+    //!
+    //! After an intended change of the output, `INSTA_UPDATE=always cargo test -p cargo-fptune --lib
+    //! batch::` rewrites the snapshots; review their diff (`git diff tuner/src/snapshots`) before
+    //! committing it. Under CI (`CI=true`) a missing or differing snapshot fails and nothing is written.
+
+    use super::*;
+
+    /// A requirement tuned: its census, counts and re-checks.
+    fn tuned(digits: f64, census: (usize, usize, usize), executions: usize, from_cache: usize, seconds: f64, speedup: f64) -> Row {
+        let (h, s, d) = census;
+        let formats = [(h, FloatFormat::F16), (s, FloatFormat::F32), (d, FloatFormat::F64)].iter().flat_map(|&(n, f)| vec![f; n]).collect();
+        Row {
+            digits,
+            status: "tuned".into(),
+            census: Some(census),
+            formats,
+            executions,
+            executions_failed: 0,
+            from_cache,
+            compilations: 0,
+            compilations_failed: 0,
+            seconds: Some(seconds),
+            rejected: 0,
+            dsa_recheck_valid: Some(true),
+            native_valid: Some(true),
+            speedup: Some(speedup),
+            report: Some(format!("digits-{digits}")),
+        }
+    }
+
+    /// `cargo fptune batch samples/hilbert --digits 1..=6,16`: every kind of row (tuned, a
+    /// configuration rejected then found again, a native re-check that fails, a failure, a
+    /// requirement above the reference). Fixed times, no dates; the manifest's path is relative.
+    fn hilbert() -> CrateTable {
+        let rejected = Row { rejected: 1, compilations: 4, compilations_failed: 1, executions_failed: 1, ..tuned(4.0, (0, 3, 2), 11, 9, 18.375, 0.97) };
+        let native_fails = Row { native_valid: Some(false), speedup: None, ..tuned(5.0, (0, 2, 3), 6, 14, 9.5, 1.0) };
+        let failed = Row {
+            digits: 6.0,
+            status: "failed: the configuration found does not build natively: error[E0308]: mismatched types at src/main.rs:26".into(),
+            executions: 3,
+            from_cache: 12,
+            seconds: Some(7.25),
+            ..Row::default()
+        };
+        let exceeds = Row { digits: 16.0, status: "exceeds the reference (14.0 digits)".into(), ..Row::default() };
+        CrateTable {
+            args: vec!["3".into()],
+            ladder: vec![FloatFormat::F64, FloatFormat::F32, FloatFormat::F16],
+            knobs: 5,
+            units: 4,
+            reference_digits: Some(14.0),
+            prepare_seconds: 21.5,
+            prepare_builds: 10,
+            rows: vec![
+                tuned(1.0, (3, 1, 1), 13, 0, 36.6, 1.05),
+                tuned(2.0, (1, 3, 1), 4, 11, 3.1, 1.02),
+                tuned(3.0, (1, 3, 1), 2, 13, 1.75, 1.05),
+                rejected,
+                native_fails,
+                failed,
+                exceeds,
+            ],
+            total_seconds: 98.4,
+            ..CrateTable::empty("hilbert", Path::new("samples/hilbert/Cargo.toml"))
+        }
+    }
+
+    #[test]
+    fn table_md_of_a_crate() {
+        insta::assert_snapshot!("table_md", hilbert().markdown());
+    }
+
+    #[test]
+    fn table_csv_of_a_crate() -> Result<()> {
+        insta::assert_snapshot!("table_csv", hilbert().csv()?);
+        Ok(())
+    }
+
+    #[test]
+    fn table_md_of_a_crate_not_tuned() {
+        let table = CrateTable {
+            error: Some(
+                "cannot read the crate with `cargo metadata`: run cargo fptune in a crate's directory, or give --manifest-path \
+                 path/to/Cargo.toml: `cargo metadata` exited with an error: error: manifest path `samples/missing/Cargo.toml` does not exist"
+                    .into(),
+            ),
+            ..CrateTable::empty("missing", Path::new("samples/missing/Cargo.toml"))
+        };
+        insta::assert_snapshot!("table_md_not_tuned", table.markdown());
+    }
+}

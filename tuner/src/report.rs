@@ -355,3 +355,137 @@ fn markdown(report: &Report) -> String {
     s
 }
 
+
+#[cfg(test)]
+mod snapshots {
+    //! Snapshots of what a tuning run shows, from a hand-written `report.json` of samples/hilbert at
+    //! 3 digits: `report.md`, and the table and summary the terminal prints, so a change of either
+    //! shows in review (`src/snapshots/cargo_fptune__report__snapshots__*.snap`).
+    //!
+    //! After an intended change of the output, `INSTA_UPDATE=always cargo test -p cargo-fptune --lib
+    //! report::` rewrites the snapshots; review their diff (`git diff tuner/src/snapshots`) before
+    //! committing it. Under CI (`CI=true`) a missing or differing snapshot fails and nothing is written.
+
+    use super::*;
+
+    /// `report.json` of samples/hilbert (`cargo fptune --digits 3`): five knobs in four units, `h`
+    /// and `factor` sharing a type, each found format but the bottom's with why not lower; fixed
+    /// times, no dates.
+    const HILBERT: &str = r#"{
+  "schema": 2,
+  "tool": "0.1.0",
+  "package": "hilbert",
+  "digits": 3.0,
+  "digits_for": {},
+  "ladder": ["f64", "f32", "f16"],
+  "args": [],
+  "seed": 1,
+  "knobs": [
+    { "id": 0, "file": "src/main.rs", "line": 10, "column": 16, "name": "h", "kind": "let", "ty": "Vec<Vec<f64>>", "declared": "f64", "group": null, "scope": "elimination::determinant", "leaves": [{ "start": [10, 27], "end": [10, 30] }],
+      "unit": 0, "found": "f32", "evidence": "pivots[2] = 5.4e-3 agrees with the reference 5.555555555555556e-3 to 1.55 digits, 3 required" },
+    { "id": 1, "file": "src/main.rs", "line": 14, "column": 16, "name": "pivots", "kind": "let", "ty": "Vec<f64>", "declared": "f64", "group": null, "scope": "elimination::determinant", "leaves": [{ "start": [14, 28], "end": [14, 31] }],
+      "unit": 1, "found": "f32", "evidence": "pivots[1] has 2.98 exact digits (DSA), 3 required" },
+    { "id": 2, "file": "src/main.rs", "line": 16, "column": 16, "name": "det", "kind": "let", "ty": "f64", "declared": "f64", "group": null, "scope": "elimination::determinant", "leaves": [{ "start": [16, 21], "end": [16, 24] }],
+      "unit": 2, "found": "f64", "evidence": "det[0] has 2.41 exact digits (DSA), 3 required" },
+    { "id": 3, "file": "src/main.rs", "line": 19, "column": 16, "name": "pivot", "kind": "let", "ty": "f64", "declared": "f64", "group": null, "scope": "elimination::determinant", "leaves": [{ "start": [19, 23], "end": [19, 26] }],
+      "unit": 3, "found": "f16", "evidence": null },
+    { "id": 4, "file": "src/main.rs", "line": 24, "column": 20, "name": "factor", "kind": "let", "ty": "f64", "declared": "f64", "group": null, "scope": "elimination::determinant", "leaves": [{ "start": [24, 28], "end": [24, 31] }],
+      "unit": 0, "found": "f32", "evidence": "pivots[2] = 5.4e-3 agrees with the reference 5.555555555555556e-3 to 1.55 digits, 3 required" }
+  ],
+  "units": [
+    { "id": 0, "knobs": [0, 4], "coupling": { "kind": "rustc", "place": "src/main.rs:26" }, "pinned": null },
+    { "id": 1, "knobs": [1], "coupling": { "kind": "alone" }, "pinned": null },
+    { "id": 2, "knobs": [2], "coupling": { "kind": "alone" }, "pinned": null },
+    { "id": 3, "knobs": [3], "coupling": { "kind": "alone" }, "pinned": null }
+  ],
+  "capped": [],
+  "configuration": ["f32", "f32", "f64", "f16"],
+  "census": [1, 3, 1],
+  "passes": [
+    { "pass": 1, "from": "f64", "to": "f32", "units": 4, "lowered": 3, "tested": 6, "cached": 0 },
+    { "pass": 2, "from": "f32", "to": "f16", "units": 3, "lowered": 1, "tested": 7, "cached": 0 }
+  ],
+  "counts": {
+    "compilations": 0, "compilations_failed": 0, "compile_seconds": 0.0, "executions": 13, "executions_failed": 0, "run_seconds": 1.34,
+    "cached": 0, "other_builds": 10, "total_seconds": 36.6, "single_build": true
+  },
+  "final_check": {
+    "dsa_recheck_valid": true, "dsa_recheck_reason": null, "dsa_recheck_seed": 2, "meets_requirement": true, "reason": null,
+    "tightest": ["det[0]", 4.1, 3.0], "original_seconds": 0.0042, "tuned_seconds": 0.004
+  },
+  "reference": [
+    { "name": "pivots", "index": 0, "format": "binary64", "stochastic": true, "samples": [1.0, 1.0, 1.0], "digits": 15.7 },
+    { "name": "pivots", "index": 1, "format": "binary64", "stochastic": true, "samples": [8.333333333333331e-2, 8.333333333333334e-2, 8.333333333333333e-2], "digits": 14.9 },
+    { "name": "pivots", "index": 2, "format": "binary64", "stochastic": true, "samples": [5.555555555555569e-3, 5.555555555555547e-3, 5.555555555555558e-3], "digits": 14.1 },
+    { "name": "det", "index": 0, "format": "binary64", "stochastic": true, "samples": [4.629629629629637e-4, 4.629629629629622e-4, 4.629629629629631e-4], "digits": 14.0 }
+  ],
+  "unchecked": [],
+  "files": [
+    { "path": "src/main.rs", "original_sha256": "5d1c7e0d8f0b8a6c2e4f1a3b9c7d5e3f1a2b4c6d8e0f1a3b5c7d9e1f3a5b7c9d", "tuned": "tuned/src/main.rs", "tuned_sha256": "0a2b4c6d8e1f3a5b7c9d0e2f4a6b8c1d3e5f7a9b0c2d4e6f8a1b3c5d7e9f0a2b" }
+  ],
+  "inputs": [
+    { "path": "src/main.rs", "sha256": "5d1c7e0d8f0b8a6c2e4f1a3b9c7d5e3f1a2b4c6d8e0f1a3b5c7d9e1f3a5b7c9d" },
+    { "path": "Cargo.toml", "sha256": "9f8e7d6c5b4a39281706f5e4d3c2b1a09f8e7d6c5b4a39281706f5e4d3c2b1a0" }
+  ],
+  "warnings": []
+}"#;
+
+    fn hilbert() -> serde_json::Value {
+        serde_json::from_str(HILBERT).expect("the fixture is JSON")
+    }
+
+    /// The report a `report.json` reads as (the fixture, changed in place by `edit`).
+    fn report(edit: impl FnOnce(&mut serde_json::Value)) -> Report {
+        let mut json = hilbert();
+        edit(&mut json);
+        serde_json::from_value(json).expect("the fixture is a report.json")
+    }
+
+    #[test]
+    fn report_md_of_a_tuned_crate() {
+        insta::assert_snapshot!("report_md", markdown(&report(|_| {})));
+    }
+
+    /// What the terminal prints (`main.rs`'s `tune`: the table, then the summary) after a costly
+    /// search: candidates built (quick builds, screened natively first, some run ahead of their
+    /// round), a configuration rejected by its re-check, a group and a pinned unit.
+    #[test]
+    fn terminal_table_and_summary_after_a_costly_search() {
+        let r = report(|j| {
+            j["units"][1]["coupling"] = serde_json::json!({ "kind": "group", "name": "pivots" });
+            j["units"][2]["pinned"] = "at src/main.rs:21 it meets `f64`".into();
+            j["knobs"][2]["evidence"] = "rustc requires its type to stay: at src/main.rs:21 it meets `f64`, which no knob holds (where it is a declaration of yours, mark it `#[tune]`, or tune with `--auto`, to lower both)".into();
+            j["counts"] = serde_json::json!({
+                "compilations": 24, "compilations_failed": 2, "compile_seconds": 88.46, "executions": 31, "executions_failed": 1,
+                "run_seconds": 4.25, "cached": 5, "other_builds": 7, "total_seconds": 121.5, "rejected": 1, "native_rejected": 6,
+                "quick_builds": true, "native_first": true, "native_unscreened": 3, "two_seeds": true, "speculated": 9, "speculated_used": 4
+            });
+            j["final_check"]["tuned_seconds"] = 0.0051.into();
+        });
+        insta::assert_snapshot!("terminal_costly_search", format!("{}\n{}", table(&r), summary(&r)));
+    }
+
+    /// `report.md` when the configuration found fails both re-checks, its native build did not run,
+    /// and the run has warnings (no single build: each candidate built).
+    #[test]
+    fn report_md_when_the_rechecks_fail() {
+        let r = report(|j| {
+            j["counts"]["single_build"] = false.into();
+            j["counts"]["compilations"] = 13.into();
+            j["counts"]["compile_seconds"] = 47.9.into();
+            j["counts"]["total_seconds"] = 61.2.into();
+            j["counts"]["native_after"] = true.into();
+            j["counts"]["native_rejected"] = 2.into();
+            j["final_check"] = serde_json::json!({
+                "dsa_recheck_valid": false, "dsa_recheck_reason": "det[0] has 1.92 exact digits (DSA), 3 required", "dsa_recheck_seed": 2,
+                "meets_requirement": false, "reason": "det[0] = 4.5e-4 agrees with the reference 4.6296296296296296e-4 to 1.41 digits, 3 required",
+                "tightest": null, "original_seconds": 0.0042, "tuned_seconds": null
+            });
+            j["warnings"] = serde_json::json!([
+                "no single build (the single build's records differ from the configurations' own builds): every DSA candidate is built",
+                "the reference built unoptimised (other checked values) did not give the optimised build's results: candidates are built optimised"
+            ]);
+        });
+        insta::assert_snapshot!("report_md_failed_rechecks", markdown(&r));
+    }
+}
