@@ -7,11 +7,13 @@
 //! - [`discover`]: every knob of a tuned item, with the errors a user must see.
 //!
 //! One concern a module: `format` (the formats), `leaves` (float types and their leaves),
-//! `literals` (a float literal's digits), `marker` (the attribute), `knob` (what a knob is),
-//! `discover` (the knobs of a tuned item), `file` (the knobs of a source file), `rewrite` (a
-//! configuration written into source text). Every item is used from the crate's root.
+//! `literals` (a float literal's digits), `expression_macros` (the macros whose arguments are
+//! code), `marker` (the attribute), `knob` (what a knob is), `discover` (the knobs of a tuned
+//! item), `file` (the knobs of a source file), `rewrite` (a configuration written into source
+//! text). Every item is used from the crate's root.
 
 mod discover;
+mod expression_macros;
 mod file;
 mod format;
 mod knob;
@@ -21,6 +23,7 @@ mod marker;
 mod rewrite;
 
 pub use discover::{discover, tuned_aliases, Discovery, Top, Untyped};
+pub use expression_macros::EXPRESSION_MACROS;
 pub use file::{discover_file, item_attrs};
 pub use format::FloatFormat;
 pub use knob::{type_text, Knob, KnobKind};

@@ -1,15 +1,9 @@
 //! The expressions inside the macros the item calls (formatting, assertions, `check!`, `vec!`):
 //! which macros have them, and how they are taken out and given back.
 
+use fptune_syntax::EXPRESSION_MACROS;
 use quote::{quote, ToTokens};
 use syn::Expr;
-
-/// The macros whose arguments are expressions of the item, rewritten as its code is (the tuner's
-/// elaboration writes literals' types there too): formatting, assertions, `check!`, `vec!`.
-pub const EXPRESSION_MACROS: [&str; 16] = [
-    "println", "print", "eprintln", "eprint", "format", "write", "writeln", "panic", "assert", "assert_eq",
-    "assert_ne", "debug_assert", "debug_assert_eq", "debug_assert_ne", "check", "vec",
-];
 
 /// The arguments of the formatting, assertion and `vec!` macros are code of the item too:
 /// `visit` sees each (a `vec![x; n]`'s element), and the macro gets them back as visited.

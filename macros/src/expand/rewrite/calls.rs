@@ -2,13 +2,14 @@
 //! float parameters and fields, and the dispatch's versions of `sum`, `product`,
 //! `copy_from_slice` and `std::mem::swap`.
 
+use fptune_syntax::EXPRESSION_MACROS;
 use quote::{quote, quote_spanned, ToTokens};
 use syn::spanned::Spanned;
 use syn::visit_mut::VisitMut;
 use syn::{parse_quote_spanned, Expr, Type};
 
 use crate::expand::literals::{elaborated_literal, is_literal_operand};
-use crate::expand::macro_args::{VecRepeat, EXPRESSION_MACROS};
+use crate::expand::macro_args::VecRepeat;
 use super::{wrap_dispatch, Rewriter};
 
 impl Rewriter {
