@@ -1,0 +1,66 @@
+//! Removing the `#[tune]` markers from the item once discovery has read them.
+
+use fptune_syntax::is_marker;
+use syn::visit_mut::{self, VisitMut};
+use syn::{FnArg, Item};
+
+/// Removes `#[tune]` markers: with `sites_only`, only where a knob can be (the rest are then
+/// reported as stray); otherwise everywhere.
+pub(super) fn strip_markers(item: &mut Item, sites_only: bool) {
+    struct Strip {
+        sites_only: bool,
+    }
+    fn strip(attrs: &mut Vec<syn::Attribute>) {
+        attrs.retain(|a| !is_marker(a));
+    }
+    impl VisitMut for Strip {
+        fn visit_attributes_mut(&mut self, attrs: &mut Vec<syn::Attribute>) {
+            if !self.sites_only {
+                strip(attrs);
+            }
+        }
+        fn visit_local_mut(&mut self, l: &mut syn::Local) {
+            strip(&mut l.attrs);
+            visit_mut::visit_local_mut(self, l);
+        }
+        fn visit_fn_arg_mut(&mut self, a: &mut FnArg) {
+            if let FnArg::Typed(pt) = a {
+                strip(&mut pt.attrs);
+            }
+            visit_mut::visit_fn_arg_mut(self, a);
+        }
+        fn visit_field_mut(&mut self, f: &mut syn::Field) {
+            strip(&mut f.attrs);
+            visit_mut::visit_field_mut(self, f);
+        }
+        fn visit_item_fn_mut(&mut self, f: &mut syn::ItemFn) {
+            strip(&mut f.attrs);
+            visit_mut::visit_item_fn_mut(self, f);
+        }
+        fn visit_impl_item_fn_mut(&mut self, f: &mut syn::ImplItemFn) {
+            strip(&mut f.attrs);
+            visit_mut::visit_impl_item_fn_mut(self, f);
+        }
+        fn visit_item_static_mut(&mut self, s: &mut syn::ItemStatic) {
+            strip(&mut s.attrs);
+            visit_mut::visit_item_static_mut(self, s);
+        }
+        fn visit_item_const_mut(&mut self, c: &mut syn::ItemConst) {
+            strip(&mut c.attrs);
+            visit_mut::visit_item_const_mut(self, c);
+        }
+        fn visit_impl_item_const_mut(&mut self, c: &mut syn::ImplItemConst) {
+            strip(&mut c.attrs);
+            visit_mut::visit_impl_item_const_mut(self, c);
+        }
+        fn visit_item_type_mut(&mut self, t: &mut syn::ItemType) {
+            strip(&mut t.attrs);
+            visit_mut::visit_item_type_mut(self, t);
+        }
+        fn visit_impl_item_type_mut(&mut self, t: &mut syn::ImplItemType) {
+            strip(&mut t.attrs);
+            visit_mut::visit_impl_item_type_mut(self, t);
+        }
+    }
+    Strip { sites_only }.visit_item_mut(item);
+}

@@ -1,0 +1,181 @@
+//! Which types are floats, and where in a declared type the float format is written (its leaves:
+//! `f64` in `Vec<f64>`), so the tuner can rewrite exactly there.
+
+use std::collections::BTreeSet;
+
+use proc_macro2::Span;
+use syn::spanned::Spanned;
+use syn::{GenericArgument, PathArguments, Type};
+
+use crate::FloatFormat;
+
+/// Where a float format is written inside a type.
+#[derive(Clone, Debug)]
+pub struct Leaf {
+    /// The format written there, or `None` for the name of a tuned type alias.
+    pub format: Option<FloatFormat>,
+    /// The alias name when `format` is `None`.
+    pub alias: Option<String>,
+    /// The tokens of the leaf (the whole path, e.g. `fptune::f16`).
+    pub span: Span,
+    /// Start and end of the leaf as (line, column), 1-based line, 0-based column.
+    pub start: (usize, usize),
+    /// End of the leaf.
+    pub end: (usize, usize),
+}
+
+/// The probe build's knob type `::fptune::__rt::Probe<F, K>`, and the single build's
+/// `::fptune::__rt::Knob<F, K>`: a float of format `F`.
+fn probe_format(path: &syn::Path) -> Option<FloatFormat> {
+    let last = path.segments.last()?;
+    if last.ident != "Probe" && last.ident != "Knob" {
+        return None;
+    }
+    let PathArguments::AngleBracketed(args) = &last.arguments else { return None };
+    match args.args.first()? {
+        GenericArgument::Type(Type::Path(p)) if p.qself.is_none() => is_float_path(&p.path),
+        _ => None,
+    }
+}
+
+fn is_float_path(path: &syn::Path) -> Option<FloatFormat> {
+    let last = path.segments.last()?;
+    if !last.arguments.is_none() {
+        return probe_format(path);
+    }
+    let name = last.ident.to_string();
+    let format = FloatFormat::from_ident(&name)?;
+    // `f64`/`f32` are primitives only when written alone (or as core::primitive::f64);
+    // `f16`/`bf16` are `half`'s types under any path (`fptune::f16`, `half::f16`, `f16`).
+    match format {
+        FloatFormat::F64 | FloatFormat::F32 => {
+            let alone = path.segments.len() == 1 && path.leading_colon.is_none();
+            (alone || primitive_path(path)).then_some(format)
+        }
+        _ => Some(format),
+    }
+}
+
+/// The format of `ty` when `ty` itself is a float type (`f64`, `fptune::f16`, a probe type), not
+/// a container of floats.
+pub fn float_type(ty: &Type) -> Option<FloatFormat> {
+    match ty {
+        Type::Path(p) if p.qself.is_none() => is_float_path(&p.path),
+        Type::Paren(p) => float_type(&p.elem),
+        Type::Group(g) => float_type(&g.elem),
+        _ => None,
+    }
+}
+
+/// Every place in `ty` where a float format (or the name of one of `aliases`) is written, in
+/// source order. Generic arguments, arrays, slices, references, tuples are looked through.
+pub fn float_leaves(ty: &Type, aliases: &BTreeSet<String>) -> Vec<Leaf> {
+    let mut out = Vec::new();
+    collect_leaves(ty, aliases, &mut out);
+    out
+}
+
+fn leaf(span: Span, format: Option<FloatFormat>, alias: Option<String>) -> Leaf {
+    let (s, e) = (span.start(), span.end());
+    Leaf { format, alias, span, start: (s.line, s.column), end: (e.line, e.column) }
+}
+
+fn collect_leaves(ty: &Type, aliases: &BTreeSet<String>, out: &mut Vec<Leaf>) {
+    match ty {
+        Type::Path(p) if p.qself.is_none() => {
+            if let Some(format) = is_float_path(&p.path) {
+                out.push(leaf(p.span(), Some(format), None));
+                return;
+            }
+            if p.path.segments.len() == 1 && p.path.leading_colon.is_none() {
+                let name = p.path.segments[0].ident.to_string();
+                if aliases.contains(&name) && p.path.segments[0].arguments.is_none() {
+                    out.push(leaf(p.span(), None, Some(name)));
+                    return;
+                }
+            }
+            for seg in &p.path.segments {
+                if let PathArguments::AngleBracketed(args) = &seg.arguments {
+                    for arg in &args.args {
+                        if let GenericArgument::Type(t) = arg {
+                            collect_leaves(t, aliases, out);
+                        }
+                    }
+                }
+            }
+        }
+        Type::Array(a) => collect_leaves(&a.elem, aliases, out),
+        Type::Slice(s) => collect_leaves(&s.elem, aliases, out),
+        Type::Reference(r) => collect_leaves(&r.elem, aliases, out),
+        Type::Ptr(p) => collect_leaves(&p.elem, aliases, out),
+        Type::Paren(p) => collect_leaves(&p.elem, aliases, out),
+        Type::Group(g) => collect_leaves(&g.elem, aliases, out),
+        Type::Tuple(t) => t.elems.iter().for_each(|e| collect_leaves(e, aliases, out)),
+        _ => {}
+    }
+}
+
+/// Whether values of `ty` can be converted on a store: a float (or tuned alias), or a `Vec`,
+/// array or `Box` of such values, by value. References and slices are not (a borrowed buffer
+/// cannot change type, which is what couples knobs).
+pub fn is_storable_float(ty: &Type, aliases: &BTreeSet<String>) -> bool {
+    match ty {
+        Type::Path(p) if p.qself.is_none() => {
+            if is_float_path(&p.path).is_some() {
+                return true;
+            }
+            let Some(last) = p.path.segments.last() else { return false };
+            if p.path.segments.len() == 1 && last.arguments.is_none() {
+                return aliases.contains(&last.ident.to_string());
+            }
+            if last.ident == "Vec" || last.ident == "Box" {
+                if let PathArguments::AngleBracketed(args) = &last.arguments {
+                    if let Some(GenericArgument::Type(t)) = args.args.first() {
+                        return is_storable_float(t, aliases);
+                    }
+                }
+            }
+            false
+        }
+        Type::Array(a) => is_storable_float(&a.elem, aliases),
+        Type::Paren(p) => is_storable_float(&p.elem, aliases),
+        Type::Group(g) => is_storable_float(&g.elem, aliases),
+        Type::Tuple(t) => !t.elems.is_empty() && t.elems.iter().all(|e| is_storable_float(e, aliases)),
+        _ => false,
+    }
+}
+
+/// A primitive named by its full path, `core::primitive::f64` (also `::core::..`, `std::..`, and
+/// `fptune::__rt::primitive::f64`, which the tuner writes as it resolves in every edition): the
+/// way to keep a float primitive in the stochastic build.
+pub fn primitive_path(path: &syn::Path) -> bool {
+    let names: Vec<String> = path.segments.iter().map(|s| s.ident.to_string()).collect();
+    matches!(names.iter().map(String::as_str).collect::<Vec<_>>().as_slice(), ["core" | "std", "primitive", _] | ["fptune", "__rt", "primitive", _])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn leaves_point_at_the_float_inside_the_type() {
+        let ty: Type = syn::parse_str("Vec<(f64, usize, fptune::f16)>").expect("type parses");
+        let leaves = float_leaves(&ty, &BTreeSet::new());
+        assert_eq!(leaves.len(), 2);
+        assert_eq!(leaves[0].format, Some(FloatFormat::F64));
+        assert_eq!(leaves[1].format, Some(FloatFormat::F16));
+        assert!(is_storable_float(&syn::parse_str("Vec<Vec<f32>>").expect("type"), &BTreeSet::new()));
+        assert!(!is_storable_float(&syn::parse_str("&[f32]").expect("type"), &BTreeSet::new()));
+        assert!(is_storable_float(&syn::parse_str("(Vec<f64>, f32)").expect("type"), &BTreeSet::new()));
+        assert!(!is_storable_float(&syn::parse_str("(f64, usize)").expect("type"), &BTreeSet::new()));
+    }
+
+    #[test]
+    fn a_probe_type_is_one_float_of_its_format() {
+        let ty: Type = syn::parse_str("Vec<::fptune::__rt::Probe<f32, 7>>").expect("type");
+        let leaves = float_leaves(&ty, &BTreeSet::new());
+        assert_eq!(leaves.len(), 1);
+        assert_eq!(leaves[0].format, Some(FloatFormat::F32));
+        assert!(is_storable_float(&ty, &BTreeSet::new()));
+    }
+}
