@@ -22,6 +22,7 @@ pub mod rundir;
 
 pub mod probe;
 pub mod splice;
+pub mod leaves;
 pub mod typing;
 pub mod elaborate;
 pub mod heal;

@@ -71,5 +71,6 @@ pub use self::couplings::{couplings, Couplings, Pair, Pin, Unexplained};
 pub use self::diagnostic::DiagnosticLike;
 pub(crate) use self::messages::{expected_found, strip_ansi};
 pub use self::rounds::{Probing, Round, Trial};
-pub use self::sources::{probe_sources, probe_type, SourceError};
+pub use self::sources::{probe_sources, probe_type};
+pub use crate::leaves::SourceError;
 pub use self::units::{units, units_without_16bit};

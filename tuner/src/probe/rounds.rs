@@ -7,7 +7,8 @@ use crate::model::{FloatFormat, Knob, Unit};
 use super::couplings::{couplings, Couplings};
 use super::diagnostic::DiagnosticLike;
 use super::messages::quoted;
-use super::sources::{plain_type, probe_type, rewrite, SourceError};
+use super::sources::{plain_type, probe_type, rewrite};
+use crate::leaves::SourceError;
 use super::units::{units, units_without_16bit};
 
 
