@@ -420,15 +420,7 @@ fn tune_crate(
                 let c = &tuned.counts;
                 let f = &tuned.final_check;
                 row.status = "tuned".into();
-                row.formats = {
-                    let mut formats = vec![FloatFormat::F64; tuned.inventory.knobs.len()];
-                    for u in &tuned.units {
-                        for &knob in &u.knobs {
-                            formats[knob] = tuned.search.configuration.0[u.id];
-                        }
-                    }
-                    formats
-                };
+                row.formats = tuned.search.configuration.knob_formats(&tuned.units, tuned.inventory.knobs.len());
                 row.census = Some(census(&row.formats));
                 row.executions = c.executions;
                 row.executions_failed = c.executions_failed;

@@ -6,7 +6,6 @@
 use std::collections::BTreeMap;
 
 use anyhow::{Context, Result};
-use fptune_syntax::FloatFormat;
 use syn::spanned::Spanned;
 
 use crate::leaves::{leaf_edits, spliced};
@@ -78,12 +77,7 @@ fn is_constant(k: &Knob) -> bool {
 
 /// The edits of [`configured_sources`]: each knob written at its unit's format in `config`.
 pub fn configured_edits(sources: &[(String, String)], knobs: &[Knob], units: &[Unit], config: &Configuration) -> Result<BTreeMap<String, Vec<Edit>>> {
-    let mut format_of = vec![FloatFormat::F64; knobs.len()];
-    for unit in units {
-        for &k in &unit.knobs {
-            format_of[k] = config.0[unit.id];
-        }
-    }
+    let format_of = config.knob_formats(units, knobs.len());
     Ok(leaf_edits(sources, knobs, |k| format_of[k.id].rust().to_string())?)
 }
 

@@ -151,6 +151,19 @@ impl Configuration {
         census(&self.0)
     }
 
+    /// Each knob's format, by knob id (`knobs` of them): its unit's in this configuration (a
+    /// knob in no unit stays `f64`). The one map from units to knob formats: what a build writes,
+    /// the report, the tuned sources and a batch's table all take.
+    pub fn knob_formats(&self, units: &[Unit], knobs: usize) -> Vec<FloatFormat> {
+        let mut formats = vec![FloatFormat::F64; knobs];
+        for unit in units {
+            for &k in &unit.knobs {
+                formats[k] = self.0[unit.id];
+            }
+        }
+        formats
+    }
+
     /// Short text, e.g. `f64,f32,f16`.
     pub fn key(&self) -> String {
         self.0.iter().map(|f| f.short()).collect::<Vec<_>>().join(",")
@@ -621,6 +634,14 @@ mod tests {
             let r = Record { name: tokens.into(), index: 0, format: "binary64".into(), stochastic: false, samples: vec![1.0; 3], digits: 15.0 };
             assert_eq!(r.label(), format!("{tidy}[0]"));
         }
+    }
+
+    #[test]
+    fn each_knob_takes_its_units_format_and_a_knob_in_no_unit_stays_f64() {
+        let unit = |id: usize, knobs: Vec<usize>| Unit { id, knobs, coupling: Coupling::Alone, pinned: None, unchecked: false };
+        let config = Configuration(vec![FloatFormat::F32, FloatFormat::F16]);
+        let formats = config.knob_formats(&[unit(0, vec![0, 3]), unit(1, vec![1])], 4);
+        assert_eq!(formats, [FloatFormat::F32, FloatFormat::F16, FloatFormat::F64, FloatFormat::F32]);
     }
 
     #[test]

@@ -134,7 +134,7 @@ pub fn write(settings: &Settings, ws: &Workspace, tuned: &Tuned) -> Result<Repor
     // The tuned sources, the patch, and what apply needs.
     let tuned_dir = out.join("tuned");
     let _ = std::fs::remove_dir_all(&tuned_dir);
-    let formats: Vec<FloatFormat> = inv.knobs.iter().map(|k| config.0[unit_of[k.id]]).collect();
+    let formats = config.knob_formats(&tuned.units, inv.knobs.len());
     let changed = tuned.sources.tuned_user_texts(&inv.knobs, &formats, tuned.auto)?;
     let mut files = Vec::new();
     let mut patch = String::new();
