@@ -365,7 +365,7 @@ fn tune_crate(
             run: args.run.clone(),
             ..TuneArgs::default()
         };
-        crate::setup::setup(&tune_args)
+        crate::setup::setup_located(ws, &tune_args)
     })();
     let (ws, settings, inv) = match setup {
         Ok(s) => s,

@@ -25,8 +25,7 @@ use crate::model::{CandidateRun, Configuration, FloatFormat, Knob, Outcome, Reas
 use crate::probe::{self, DiagnosticLike, Probing, Round};
 use crate::process::{self, Command, Status};
 use crate::rundir::RunDirs;
-use crate::scratch::{FptuneDependency, Scratch, ScratchOptions};
-use crate::workspace;
+use crate::scratch::{Scratch, ScratchOptions};
 use crate::screen::Screening;
 use crate::search::{self, Oracle, Problem, SearchOptions, SearchResult};
 use crate::validate::{self, Reference, Requirement};
@@ -355,7 +354,7 @@ impl<'a> Lab<'a> {
                     target_dir: Some(dirs.join(format!("worker{slot}"))),
                     leak: settings.leak_dirs,
                     skip: vec![ws.target_dir.clone(), settings.out.clone()],
-                    fptune: fptune_dependency(ws).map_err(TuneError::Usage)?,
+                    fptune: crate::setup::fptune_dependency(ws).map_err(TuneError::Usage)?,
                     ..ScratchOptions::default()
                 };
                 let scratch = Scratch::create(&ws.root, &options).map_err(TuneError::internal)?;
@@ -758,16 +757,6 @@ impl<'a> Lab<'a> {
         }
         Ok(run)
     }
-}
-
-/// The fptune dependency of every scratch copy: the runtime, for a crate without it (tuned with
-/// `--auto`), and the runtime's features that implement the traits of crates it uses.
-pub(crate) fn fptune_dependency(ws: &Workspace) -> Result<Option<FptuneDependency>> {
-    if ws.depends_on_fptune && ws.float_trait_crates.is_empty() {
-        return Ok(None);
-    }
-    let path = if ws.depends_on_fptune { ws.fptune_path.clone().unwrap_or_default() } else { workspace::runtime_dir()? };
-    Ok(Some(FptuneDependency { path, features: ws.float_trait_crates.clone() }))
 }
 
 impl Lab<'_> {

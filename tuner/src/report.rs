@@ -159,7 +159,7 @@ pub fn write(settings: &Settings, ws: &Workspace, tuned: &Tuned) -> Result<Repor
     if tuned.auto && !ws.depends_on_fptune {
         // Zero-touch tuning keeps its markers in the tuned code (they write the formats the
         // configuration mixes): the crate then depends on fptune, as its scratch copies did.
-        if let Some(dep) = crate::lab::fptune_dependency(ws)? {
+        if let Some(dep) = crate::setup::fptune_dependency(ws)? {
             let rel = ws.manifest.strip_prefix(&ws.root).unwrap_or(Path::new("Cargo.toml")).to_string_lossy().to_string();
             let original = std::fs::read_to_string(&ws.manifest).with_context(|| format!("reading {}", ws.manifest.display()))?;
             change(&rel, &original, &crate::scratch::with_fptune(&original, &dep)?)?;
