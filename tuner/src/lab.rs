@@ -1522,19 +1522,7 @@ impl LabOracle<'_, '_> {
 }
 
 fn diagnostics(built: &BuildResult) -> Vec<DiagnosticLike> {
-    built
-        .errors
-        .iter()
-        .map(|d| {
-            let primary = d.primary();
-            DiagnosticLike {
-                message: d.message.clone(),
-                rendered: d.rendered.clone().unwrap_or_else(|| d.message.clone()),
-                file: primary.map(|s| s.file.clone()),
-                line: primary.map(|s| s.line),
-            }
-        })
-        .collect()
+    built.errors.iter().map(DiagnosticLike::from_error).collect()
 }
 
 /// The key of the persistent cache: everything that changes what a configuration's run gives

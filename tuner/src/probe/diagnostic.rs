@@ -2,8 +2,10 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::cargo::Diagnostic;
+
 /// An error rustc reported for the probe build: what [`couplings`] reads. Convert cargo's
-/// diagnostics with [`DiagnosticLike::from_cargo`].
+/// errors with [`DiagnosticLike::from_error`].
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct DiagnosticLike {
     /// The headline, e.g. "mismatched types".
@@ -17,28 +19,18 @@ pub struct DiagnosticLike {
 }
 
 impl DiagnosticLike {
-    /// The error of a cargo `compiler-message`, or `None` for warnings and notes.
-    ///
-    /// The place is the primary span's; when that lies outside the package (a macro's definition,
-    /// the standard library), the macro call site in the package is taken instead.
-    pub fn from_cargo(d: &cargo_metadata::diagnostic::Diagnostic) -> Option<DiagnosticLike> {
-        use cargo_metadata::diagnostic::DiagnosticLevel;
-        if !matches!(d.level, DiagnosticLevel::Error | DiagnosticLevel::Ice) {
-            return None;
-        }
-        let mut span = d.spans.iter().find(|s| s.is_primary).or_else(|| d.spans.first());
-        while let Some(s) = span {
-            if !outside_package(&s.file_name) {
-                break;
-            }
-            span = s.expansion.as_deref().map(|e| &e.span);
-        }
-        Some(DiagnosticLike {
+    /// A build's error ([`crate::cargo::BuildResult::errors`]) as the probe reads it: its
+    /// headline, its rendered text (the headline when rustc rendered none) and the place of its
+    /// primary span. The one conversion of cargo's errors for the probe, the tool's and the
+    /// tests' alike.
+    pub fn from_error(d: &Diagnostic) -> DiagnosticLike {
+        let primary = d.primary();
+        DiagnosticLike {
             message: d.message.clone(),
             rendered: d.rendered.clone().unwrap_or_else(|| d.message.clone()),
-            file: span.map(|s| s.file_name.clone()),
-            line: span.map(|s| s.line_start),
-        })
+            file: primary.map(|s| s.file.clone()),
+            line: primary.map(|s| s.line),
+        }
     }
 
     /// `file:line` of the error, as the report shows places (`?` when rustc gave none).
@@ -49,10 +41,6 @@ impl DiagnosticLike {
             _ => rendered_place(&self.rendered).unwrap_or_else(|| "?".into()),
         }
     }
-}
-
-pub(super) fn outside_package(file: &str) -> bool {
-    file.starts_with('/') || file.starts_with('<') || file.contains(":\\") || file.starts_with("\\\\")
 }
 
 /// `file:line` from the first `--> file:line:column` of a rendered diagnostic.

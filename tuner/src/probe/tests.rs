@@ -337,20 +337,25 @@ fn the_place_falls_back_to_the_rendered_arrow() {
 }
 
 #[test]
-fn cargo_diagnostics_convert_with_the_call_site_inside_the_package() {
-    let json = r#"{"message":"mismatched types","code":{"code":"E0308","explanation":null},"level":"error",
-            "spans":[{"file_name":"/rustc/x/library/core/src/macros/mod.rs","byte_start":0,"byte_end":1,"line_start":9,"line_end":9,
+fn a_builds_errors_convert_with_their_primary_place_and_warnings_are_left_out() {
+    let message = r#"{"message":"mismatched types","code":{"code":"E0308","explanation":null},"level":"error",
+            "spans":[{"file_name":"src/lib.rs","byte_start":0,"byte_end":1,"line_start":42,"line_end":42,
               "column_start":1,"column_end":2,"is_primary":true,"text":[],"label":null,"suggested_replacement":null,
-              "suggestion_applicability":null,"expansion":{"span":{"file_name":"src/lib.rs","byte_start":0,"byte_end":1,
-              "line_start":42,"line_end":42,"column_start":1,"column_end":2,"is_primary":false,"text":[],"label":null,
-              "suggested_replacement":null,"suggestion_applicability":null,"expansion":null},"macro_decl_name":"m!","def_site_span":null}}],
-            "children":[],"rendered":"error[E0308]: mismatched types\n"}"#;
-    let d: cargo_metadata::diagnostic::Diagnostic = serde_json::from_str(json).expect("diagnostic");
-    let like = DiagnosticLike::from_cargo(&d).expect("an error");
+              "suggestion_applicability":null,"expansion":null}],
+            "children":[],"rendered":"error[E0308]: mismatched types\n"}"#
+        .replace('\n', "");
+    let line = |m: &str| {
+        format!(
+            r#"{{"reason":"compiler-message","package_id":"path+file:///s/app#0.1.0","manifest_path":"/s/app/Cargo.toml","target":{{"kind":["lib"],"crate_types":["lib"],"name":"app","src_path":"/s/app/src/lib.rs","edition":"2021","doc":true,"doctest":false,"test":true}},"message":{m}}}"#
+        )
+    };
+    let stdout = format!("{}\n{}\n", line(&message), line(&message.replace(r#""level":"error""#, r#""level":"warning""#)));
+    let errors = crate::cargo::errors_in(&stdout);
+    assert_eq!(errors.len(), 1, "the warning is no error");
+    let like = DiagnosticLike::from_error(&errors[0]);
     assert_eq!(like.place(), "src/lib.rs:42");
-    let warning: cargo_metadata::diagnostic::Diagnostic =
-        serde_json::from_str(&json.replace(r#""level":"error""#, r#""level":"warning""#)).expect("diagnostic");
-    assert_eq!(DiagnosticLike::from_cargo(&warning), None);
+    assert_eq!(like.message, "mismatched types");
+    assert_eq!(like.rendered, "error[E0308]: mismatched types\n");
 }
 
 #[test]
