@@ -29,6 +29,7 @@ use crate::config::{self, Digits};
 use crate::console::Console;
 use crate::lab::{self, Lab, TuneError};
 use crate::model::{census, FloatFormat};
+use crate::outdir::BatchLayout;
 use crate::report;
 use crate::validate::Requirement;
 use crate::workspace::Workspace;
@@ -258,15 +259,15 @@ impl CrateTable {
     /// When a file cannot be written.
     pub fn write(&self, dir: &Path) -> Result<()> {
         std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
-        let write = |name: &str, text: String| {
-            let path = dir.join(name);
+        let write = |ext: &str, text: String| {
+            let path = BatchLayout::table(dir, ext);
             std::fs::write(&path, text).with_context(|| format!("writing {}", path.display()))
         };
-        write("table.md", self.markdown())?;
-        write("table.csv", self.csv()?)?;
-        write("table.json", serde_json::to_string_pretty(self)? + "\n")?;
+        write("md", self.markdown())?;
+        write("csv", self.csv()?)?;
+        write("json", serde_json::to_string_pretty(self)? + "\n")?;
         if self.error.is_none() {
-            crate::chart::draw(self, &dir.join("chart.svg"), &dir.join("chart.png"))?;
+            crate::chart::draw(self, &BatchLayout::chart(dir, "svg"), &BatchLayout::chart(dir, "png"))?;
         }
         Ok(())
     }
@@ -306,7 +307,7 @@ pub fn run(args: &BatchArgs) -> Result<BatchOutcome> {
         bail!("name the crates to tune: `cargo fptune batch samples/hilbert samples/control --digits 1..=8`");
     }
     let requirements = parse_digits(&args.digits)?;
-    let out = std::path::absolute(args.out.clone().unwrap_or_else(|| PathBuf::from("fptune.batch")))
+    let out = std::path::absolute(args.out.clone().unwrap_or_else(|| PathBuf::from(crate::outdir::BATCH_DEFAULT)))
         .context("the output directory is not a usable path")?;
     crate::outdir::claim(&out, crate::outdir::Kind::Batch)?;
     let console = Console::new(args.run.json);
@@ -317,7 +318,7 @@ pub fn run(args: &BatchArgs) -> Result<BatchOutcome> {
         let label = format!("crate {} of {} ({})", i + 1, args.crates.len(), path.display());
         console.stage(&format!("{label}: preparing"));
         let (table, crate_code) = tune_crate(args, &manifest, &out, &requirements, &console, &label);
-        table.write(&out.join(&table.package))?;
+        table.write(&BatchLayout(&out).crate_dir(&table.package))?;
         tables.push(table);
         if code == exit::SUCCESS {
             code = crate_code;
@@ -335,7 +336,7 @@ pub fn run(args: &BatchArgs) -> Result<BatchOutcome> {
             let _ = writeln!(summary, "\n![{0}]({0}/chart.png)\n", t.package);
         }
     }
-    std::fs::write(out.join("summary.md"), summary).context("writing summary.md")?;
+    std::fs::write(BatchLayout(&out).summary(), summary).context("writing summary.md")?;
     Ok(BatchOutcome { tables, out, code })
 }
 
@@ -361,7 +362,7 @@ fn tune_crate(
         let tune_args = TuneArgs {
             package,
             digits: Some(requirements[0]),
-            out: Some(out.join(&ws.name)),
+            out: Some(BatchLayout(out).crate_dir(&ws.name)),
             run: args.run.clone(),
             ..TuneArgs::default()
         };
@@ -408,7 +409,7 @@ fn tune_crate(
         let mut row = Row { digits, ..Row::default() };
         match lab::tune_for(&lab, &prepared, &req) {
             Ok(tuned) => {
-                let dir = format!("digits-{digits}");
+                let dir = BatchLayout::requirement(digits);
                 let requirement_settings = config::Settings {
                     digits: Digits { default: digits, per_name: Default::default() },
                     out: settings.out.join(&dir),
@@ -455,7 +456,7 @@ fn tune_crate(
         // Written after every requirement too, so a batch stopped by force leaves its rows
         // (the caller writes the finished table, and reports a failure to write it).
         table.total_seconds = started.elapsed().as_secs_f64();
-        let _ = table.write(&out.join(&table.package));
+        let _ = table.write(&BatchLayout(out).crate_dir(&table.package));
     }
     table.total_seconds = started.elapsed().as_secs_f64();
     (table, exit::SUCCESS)

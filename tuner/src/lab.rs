@@ -24,6 +24,7 @@ use crate::sources::{self, Marking, Sources};
 use crate::model::{CandidateRun, Configuration, FloatFormat, Knob, Outcome, Reason, Record, RunResult, Unit};
 use crate::probe::{self, DiagnosticLike, Probing, Round};
 use crate::process::{self, Command, Status};
+use crate::outdir::RunLayout;
 use crate::rundir::RunDirs;
 use crate::scratch::{Scratch, ScratchOptions};
 use crate::screen::Screening;
@@ -315,13 +316,13 @@ impl<'a> Lab<'a> {
         let run = ws
             .run_target(settings.bin.as_deref(), settings.example.as_deref())
             .map_err(TuneError::Usage)?;
-        let logs = settings.out.join("logs");
+        let logs = RunLayout(&settings.out).logs();
         std::fs::create_dir_all(&logs)
             .with_context(|| format!("cannot create the output directory {}", logs.display()))
             .map_err(TuneError::Usage)?;
         // One run at a time writes into an output directory: two would overwrite each other's
         // cache and logs.
-        let out_lock_path = settings.out.join(".lock");
+        let out_lock_path = RunLayout(&settings.out).lock();
         let out_lock = std::fs::File::create(&out_lock_path)
             .with_context(|| format!("cannot create {}", out_lock_path.display()))
             .map_err(TuneError::Usage)?;
@@ -332,7 +333,7 @@ impl<'a> Lab<'a> {
             )));
         }
         let key = cache_key(ws, inv, settings, &run);
-        let (cache, warning) = Cache::load(settings.out.join("cache.json"), key).map_err(TuneError::internal)?;
+        let (cache, warning) = Cache::load(RunLayout(&settings.out).cache(), key).map_err(TuneError::internal)?;
         if let Some(w) = &warning {
             // Said now, not only in the report: the runs it held will be made again.
             console.stage(&format!("warning: {w}"));
@@ -511,7 +512,7 @@ impl<'a> Lab<'a> {
     }
 
     fn log_path(&self, what: &str) -> PathBuf {
-        self.logs.join(format!("{}.log", log_name(what)))
+        RunLayout::log(&self.logs, &log_name(what))
     }
 
     /// The run of a configuration with `seed` (`None`: native) known from the cache, unless it
@@ -728,7 +729,7 @@ impl<'a> Lab<'a> {
                 exe
             }
         };
-        let out = self.logs.join(format!("{}.jsonl", log_name(&tag)));
+        let out = RunLayout::checked(&self.logs, &log_name(&tag));
         let mut fastest = f64::INFINITY;
         for _ in 0..runs.max(1) {
             run.runs += 1;
@@ -824,7 +825,7 @@ impl Lab<'_> {
             if let Some(failed) = prepared.dropped.iter().find(|d| d.starts_with("the typing build did not compile")) {
                 return Err(TuneError::Original(anyhow!(
                     "the crate does not build in fptune's copy of it, so no knob could be found: {failed} (full log: {})",
-                    self.logs.join("typing.log").display()
+                    RunLayout::log(&self.logs, "typing").display()
                 )));
             }
             return Err(TuneError::Usage(anyhow!(if self.settings.auto {
@@ -842,7 +843,7 @@ impl Lab<'_> {
         }
         // What every build starts from, for whoever wants to see it (`logs/sources/`).
         for (rel, text) in sources::changed(&prepared) {
-            let path = self.logs.join("sources").join(&rel);
+            let path = RunLayout::base_sources(&self.logs).join(&rel);
             if let Some(dir) = path.parent() {
                 let _ = std::fs::create_dir_all(dir);
             }
@@ -1026,7 +1027,7 @@ fn unchecked_units(lab: &Lab<'_>, units: &[Unit], start: &Configuration) -> Resu
     let Some(exe) = lab.single_native.clone() else { return Ok(None) };
     let Some(&bottom) = lab.settings.ladder.formats.last() else { return Ok(Some(Vec::new())) };
     let run = |config: &Configuration, tag: &str| -> Result<Option<(RunResult, Vec<String>)>> {
-        let (log, out) = (lab.log_path(tag), lab.logs.join(format!("{}.jsonl", log_name(tag))));
+        let (log, out) = (lab.log_path(tag), RunLayout::checked(&lab.logs, &log_name(tag)));
         let ran = lab.execute(&exe, &out, &log, None, Some(config))?;
         if ran.status != Status::Exited(0) {
             return Ok(None);
@@ -1634,7 +1635,7 @@ pub fn prepare(lab: &mut Lab<'_>) -> Result<Prepared, TuneError> {
             log.display()
         )));
     };
-    let out = lab.logs.join("original.jsonl");
+    let out = RunLayout::checked(&lab.logs, "original");
     let ran = lab.execute(&exe, &out, &log, None, None).map_err(TuneError::internal)?;
     if ran.status == Status::TimedOut {
         return Err(TuneError::Original(anyhow!(

@@ -6,6 +6,7 @@ use cargo_fptune::cli::{exit, Cli, Command, TuneArgs};
 use cargo_fptune::console::Console;
 use cargo_fptune::knobs;
 use cargo_fptune::lab;
+use cargo_fptune::outdir::RunLayout;
 use cargo_fptune::process;
 use cargo_fptune::report;
 use cargo_fptune::scratch;
@@ -54,7 +55,7 @@ fn list(args: &cargo_fptune::cli::ListArgs) -> i32 {
 fn apply(args: &cargo_fptune::cli::ApplyArgs) -> i32 {
     let run = || -> anyhow::Result<cargo_fptune::apply::Applied> {
         let ws = Workspace::locate(&args.package)?;
-        let out = args.out.clone().unwrap_or_else(|| ws.root.join("fptune.out"));
+        let out = args.out.clone().unwrap_or_else(|| RunLayout::default_dir(&ws.root));
         cargo_fptune::apply::apply(&ws.root, &out)
     };
     match run() {
@@ -126,7 +127,7 @@ fn tune(args: &TuneArgs) -> i32 {
                     println!("{}", report::table(&r));
                     println!("{}", report::summary(&r));
                     let mut apply = "cargo fptune apply".to_string();
-                    if settings.out != ws.root.join("fptune.out") {
+                    if settings.out != RunLayout::default_dir(&ws.root) {
                         apply.push_str(&format!(" --out {}", settings.out.display()));
                     }
                     // Run from elsewhere, apply must be told the crate too.

@@ -99,7 +99,7 @@ pub const OWNER: &str = ".fptune-owner";
 const VCS_DIRS: [&str; 4] = [".git", ".hg", ".svn", ".jj"];
 
 /// Directories not copied from the package root.
-const ROOT_SKIPS: [&str; 2] = ["target", "fptune.out"];
+const ROOT_SKIPS: [&str; 2] = ["target", crate::outdir::RUN_DEFAULT];
 
 impl Scratch {
     /// Copies the package at `package_root` (the directory of its `Cargo.toml`) into a new
