@@ -24,9 +24,10 @@ use std::time::Instant;
 use anyhow::{anyhow, bail, Context, Result};
 use serde::{Deserialize, Serialize};
 
-use crate::cli::{exit, BatchArgs, PackageArgs, TuneArgs};
+use crate::cli::{BatchArgs, PackageArgs, TuneArgs};
 use crate::config::{self, Digits};
 use crate::console::Console;
+use crate::exit::ExitCode;
 use crate::lab::{self, Lab, TuneError};
 use crate::model::{census, FloatFormat};
 use crate::outdir::BatchLayout;
@@ -280,9 +281,9 @@ pub struct BatchOutcome {
     pub tables: Vec<CrateTable>,
     /// Where they were written.
     pub out: PathBuf,
-    /// [`exit::SUCCESS`] when every crate was tuned, the code of the first crate's failure
-    /// otherwise, [`exit::INTERRUPTED`] after Ctrl-C.
-    pub code: i32,
+    /// [`ExitCode::Success`] when every crate was tuned, the code of the first crate's failure
+    /// otherwise, [`ExitCode::Interrupted`] after Ctrl-C.
+    pub code: ExitCode,
 }
 
 /// The manifest of a crate given as a directory or as its `Cargo.toml`.
@@ -312,7 +313,7 @@ pub fn run(args: &BatchArgs) -> Result<BatchOutcome> {
     crate::outdir::claim(&out, crate::outdir::Kind::Batch)?;
     let console = Console::new(args.run.json);
     let mut tables = Vec::new();
-    let mut code = exit::SUCCESS;
+    let mut code = ExitCode::Success;
     for (i, path) in args.crates.iter().enumerate() {
         let manifest = manifest_of(path);
         let label = format!("crate {} of {} ({})", i + 1, args.crates.len(), path.display());
@@ -320,11 +321,11 @@ pub fn run(args: &BatchArgs) -> Result<BatchOutcome> {
         let (table, crate_code) = tune_crate(args, &manifest, &out, &requirements, &console, &label);
         table.write(&BatchLayout(&out).crate_dir(&table.package))?;
         tables.push(table);
-        if code == exit::SUCCESS {
+        if code == ExitCode::Success {
             code = crate_code;
         }
-        if crate_code == exit::INTERRUPTED {
-            code = exit::INTERRUPTED;
+        if crate_code == ExitCode::Interrupted {
+            code = ExitCode::Interrupted;
             break;
         }
     }
@@ -348,7 +349,7 @@ fn tune_crate(
     requirements: &[f64],
     console: &Console,
     label: &str,
-) -> (CrateTable, i32) {
+) -> (CrateTable, ExitCode) {
     let started = Instant::now();
     let fallback_name = manifest
         .parent()
@@ -372,14 +373,14 @@ fn tune_crate(
         Ok(s) => s,
         Err(e) => {
             table.error = Some(format!("{e:#}"));
-            return (table, exit::USAGE);
+            return (table, ExitCode::Usage);
         }
     };
     table.package = ws.name.clone();
     table.args = settings.args.clone();
     table.ladder = settings.ladder.formats.clone();
     table.knobs = inv.knobs.len();
-    let fail = |table: &mut CrateTable, e: TuneError| -> i32 {
+    let fail = |table: &mut CrateTable, e: TuneError| -> ExitCode {
         let (code, message) = exit_code(e);
         table.error = Some(message);
         code
@@ -445,7 +446,7 @@ fn tune_crate(
             Err(e) => {
                 let (code, message) = exit_code(e);
                 row.status = format!("failed: {message}");
-                if code == exit::INTERRUPTED {
+                if code == ExitCode::Interrupted {
                     table.rows.push(row);
                     table.total_seconds = started.elapsed().as_secs_f64();
                     return (table, code);
@@ -459,11 +460,11 @@ fn tune_crate(
         let _ = table.write(&BatchLayout(out).crate_dir(&table.package));
     }
     table.total_seconds = started.elapsed().as_secs_f64();
-    (table, exit::SUCCESS)
+    (table, ExitCode::Success)
 }
 
 /// The exit code and message of a failed tuning.
-fn exit_code(e: TuneError) -> (i32, String) {
+fn exit_code(e: TuneError) -> (ExitCode, String) {
     match e.into_exit() {
         (code, Some(e)) => (code, format!("{e:#}")),
         (code, None) => (code, "interrupted".to_string()),

@@ -24,6 +24,7 @@ use crate::sources::{self, Marking, Sources};
 use crate::model::{CandidateRun, Configuration, FloatFormat, Knob, Outcome, Reason, Record, RunResult, Unit};
 use crate::probe::{self, DiagnosticLike, Probing, Round};
 use crate::process::{self, Command, Status};
+use crate::exit::ExitCode;
 use crate::outdir::RunLayout;
 use crate::rundir::RunDirs;
 use crate::scratch::{Scratch, ScratchOptions};
@@ -59,17 +60,15 @@ impl TuneError {
         }
     }
 
-    /// The exit code it ends the program with ([`crate::cli::exit`]), and the error, if any
-    /// (Ctrl-C has none to print).
-    pub fn into_exit(self) -> (i32, Option<anyhow::Error>) {
-        use crate::cli::exit;
+    /// The exit code it ends the program with, and the error, if any (Ctrl-C has none to print).
+    pub fn into_exit(self) -> (ExitCode, Option<anyhow::Error>) {
         match self {
-            TuneError::Usage(e) => (exit::USAGE, Some(e)),
-            TuneError::Requirement(e) => (exit::REQUIREMENT, Some(e)),
-            TuneError::Original(e) => (exit::ORIGINAL, Some(e)),
-            TuneError::Conversion(e) => (exit::CONVERSION, Some(e)),
-            TuneError::Interrupted => (exit::INTERRUPTED, None),
-            TuneError::Internal(e) => (exit::INTERNAL, Some(e)),
+            TuneError::Usage(e) => (ExitCode::Usage, Some(e)),
+            TuneError::Requirement(e) => (ExitCode::Requirement, Some(e)),
+            TuneError::Original(e) => (ExitCode::Original, Some(e)),
+            TuneError::Conversion(e) => (ExitCode::Conversion, Some(e)),
+            TuneError::Interrupted => (ExitCode::Interrupted, None),
+            TuneError::Internal(e) => (ExitCode::Internal, Some(e)),
         }
     }
 }

@@ -5,6 +5,7 @@
 pub mod model;
 
 pub mod cli;
+pub mod exit;
 pub mod console;
 pub mod convert;
 pub mod lab;

@@ -390,7 +390,7 @@ pub fn install_ctrlc_handler() -> Result<()> {
         if again {
             signal_live_groups(libc::SIGKILL);
             crate::scratch::remove_all_live();
-            std::process::exit(130);
+            crate::exit::ExitCode::InterruptedTwice.exit();
         }
         signal_live_groups(libc::SIGTERM);
         thread::sleep(TERM_GRACE);
