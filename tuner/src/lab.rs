@@ -439,7 +439,7 @@ impl<'a> Lab<'a> {
     /// Runs a built program with a seed of the stochastic arithmetic (`None`: a native run, with
     /// the search's seed, which it does not use), its checks going to `out`; a single build's
     /// (DSA or native) with the units' formats. DSA runs detect overflows only.
-    fn execute(&self, exe: &Path, out: &Path, log: &Path, seed: Option<u64>, formats: Option<&Configuration>) -> Result<process::RunResult> {
+    fn execute(&self, exe: &Path, out: &Path, log: &Path, seed: Option<u64>, formats: Option<&Configuration>) -> Result<process::ProcessOutput> {
         let _ = std::fs::remove_file(out);
         let mut cmd = Command::new(exe.as_os_str())
             .args(self.settings.args.iter())

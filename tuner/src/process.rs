@@ -207,9 +207,9 @@ impl fmt::Display for Status {
     }
 }
 
-/// What a run gave.
+/// What a process gave (its status, output and time): not a candidate run's result ([`crate::model::RunResult`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct RunResult {
+pub struct ProcessOutput {
     /// How the child ended.
     pub status: Status,
     /// Its standard output (invalid UTF-8 replaced; only the last [`MAX_CAPTURE`] bytes or so
@@ -221,7 +221,7 @@ pub struct RunResult {
     pub elapsed: Duration,
 }
 
-impl RunResult {
+impl ProcessOutput {
     /// The end of standard error, at most about `max_bytes`, starting at a line boundary when
     /// one is near: what a report shows of a crash (a panic message and its location).
     pub fn stderr_tail(&self, max_bytes: usize) -> String {
@@ -565,7 +565,7 @@ fn stop_group(pid: libc::pid_t) {
 /// not be started or the log not written, [`Interrupted`] when the run was interrupted before or
 /// during it, and [`Cancelled`] when the thread's cancel flag ([`cancellable`]) was set (the child
 /// is then already stopped).
-pub fn run(command: &Command, timeout: Duration, log: &Path) -> Result<RunResult> {
+pub fn run(command: &Command, timeout: Duration, log: &Path) -> Result<ProcessOutput> {
     check_interrupted()?;
     if cancelled() {
         return Err(Cancelled.into());
@@ -651,7 +651,7 @@ pub fn run(command: &Command, timeout: Duration, log: &Path) -> Result<RunResult
         other => format!("# {other} after {:.2} s", elapsed.as_secs_f64()),
     };
     writeln!(file, "\n{footer}").with_context(|| format!("could not write to the log {}", log.display()))?;
-    Ok(RunResult { status, stdout, stderr, elapsed })
+    Ok(ProcessOutput { status, stdout, stderr, elapsed })
 }
 
 /// What to check when `command` could not be started: a program named by a path (a binary

@@ -11,7 +11,7 @@ use super::FptuneDependency;
 
 /// The workspace a package is a member of.
 #[derive(Debug)]
-pub(super) struct Workspace {
+pub(super) struct ParentWorkspace {
     /// Its root directory.
     pub(super) root: PathBuf,
     /// Its root manifest.
@@ -21,7 +21,7 @@ pub(super) struct Workspace {
 /// Finds the workspace the package at `package_root` (canonical) is a member of: the one named
 /// by `package.workspace`, else the nearest ancestor whose manifest has `[workspace]` (unless it
 /// excludes the package). `None` when the package is its own workspace root or standalone.
-pub(super) fn find_workspace(package_root: &Path, manifest: &DocumentMut) -> Result<Option<Workspace>> {
+pub(super) fn find_workspace(package_root: &Path, manifest: &DocumentMut) -> Result<Option<ParentWorkspace>> {
     if manifest.contains_key("workspace") {
         return Ok(None);
     }
@@ -56,7 +56,7 @@ pub(super) fn find_workspace(package_root: &Path, manifest: &DocumentMut) -> Res
             return Ok(None);
         }
         let root = dir.canonicalize().with_context(|| format!("cannot resolve {}", dir.display()))?;
-        return Ok(Some(Workspace { root, manifest: doc }));
+        return Ok(Some(ParentWorkspace { root, manifest: doc }));
     }
     Ok(None)
 }
@@ -113,7 +113,7 @@ pub(crate) fn with_fptune(text: &str, dep: &FptuneDependency) -> Result<String> 
 ///   `[profile]`, `[patch]` and `[replace]` copied, `package.workspace` and
 ///   `lints.workspace = true` removed. The workspace's lints are not copied: lints only warn or
 ///   refuse code, and a scratch build is there to test numbers, not style.
-pub(super) fn fix_manifest(text: &str, package_root: &Path, workspace: Option<&Workspace>) -> Result<String> {
+pub(super) fn fix_manifest(text: &str, package_root: &Path, workspace: Option<&ParentWorkspace>) -> Result<String> {
     let mut doc: DocumentMut = text.parse().context("the manifest is not valid TOML")?;
     let own_workspace = doc.contains_key("workspace");
 
@@ -267,7 +267,7 @@ fn inherits(item: &Item) -> bool {
 }
 
 /// Makes a member's manifest independent of its workspace (see [`fix_manifest`]).
-fn inherit_from_workspace(doc: &mut DocumentMut, ws: &Workspace) -> Result<()> {
+fn inherit_from_workspace(doc: &mut DocumentMut, ws: &ParentWorkspace) -> Result<()> {
     let root_manifest = ws.root.join("Cargo.toml");
     let shared = ws.manifest.get("workspace").and_then(Item::as_table_like);
     let shared_package = shared.and_then(|w| w.get("package")).and_then(Item::as_table_like);
@@ -405,8 +405,8 @@ mod tests {
     use super::*;
     use pretty_assertions::assert_eq;
 
-    fn workspace(root: &str, manifest: &str) -> Workspace {
-        Workspace { root: PathBuf::from(root), manifest: manifest.parse().expect("test manifest") }
+    fn workspace(root: &str, manifest: &str) -> ParentWorkspace {
+        ParentWorkspace { root: PathBuf::from(root), manifest: manifest.parse().expect("test manifest") }
     }
 
     #[test]
