@@ -21,7 +21,7 @@ use crate::convert;
 use crate::heal::Heal;
 use crate::knobs::Inventory;
 use crate::sources::{self, Marking, Sources};
-use crate::model::{CandidateRun, Configuration, FloatFormat, Knob, Outcome, Reason, Record, RunResult, Unit};
+use crate::model::{Arithmetic, CandidateRun, Configuration, FloatFormat, Knob, Outcome, Reason, Record, RunResult, Unit};
 use crate::probe::{self, DiagnosticLike, Probing, Round};
 use crate::process::{self, Command, Status};
 use crate::exit::ExitCode;
@@ -518,7 +518,7 @@ impl<'a> Lab<'a> {
     /// timed out under a shorter timeout than today's.
     fn recall_run(&self, config: &Configuration, seed: Option<u64>) -> Option<CandidateRun> {
         let cache = self.cache.lock().ok()?;
-        let run = cache.get(config, seed)?;
+        let run = cache.get(config, seed.into())?;
         match run.result {
             RunResult::TimedOut { seconds } if seconds < self.timeout().as_secs_f64() => None,
             _ => Some(run.clone()),
@@ -691,7 +691,7 @@ impl<'a> Lab<'a> {
         let _ = std::fs::remove_file(&log);
         let mut run = CandidateRun {
             configuration: config.clone(),
-            seed,
+            arithmetic: seed.into(),
             result: RunResult::Finished { records: Vec::new(), overflows: 0 },
             build_seconds: 0.0,
             run_seconds: 0.0,
@@ -1162,7 +1162,7 @@ struct LabOracle<'l, 'a> {
 impl LabOracle<'_, '_> {
     fn judge(&self, run: &CandidateRun, cached: bool) -> Outcome {
         // The search's seed decides; another (two seeds) confirms, within the estimate's spread.
-        let verdict = if run.seed == Some(self.lab.settings.seed) {
+        let verdict = if run.arithmetic == (Arithmetic::Dsa { seed: self.lab.settings.seed }) {
             validate::verdict(self.reference, run, self.req)
         } else {
             validate::confirms(self.reference, run, self.req)
@@ -1179,9 +1179,9 @@ impl LabOracle<'_, '_> {
 
     /// A run's outcome: [`Self::judge`] for a DSA run, [`Self::judge_native`] for a native one.
     fn judge_any(&self, run: &CandidateRun, cached: bool) -> Outcome {
-        match run.seed {
-            Some(_) => self.judge(run, cached),
-            None => self.judge_native(run, cached).unwrap_or_else(|| run.outcome(None, cached)),
+        match run.arithmetic {
+            Arithmetic::Dsa { .. } => self.judge(run, cached),
+            Arithmetic::Native => self.judge_native(run, cached).unwrap_or_else(|| run.outcome(None, cached)),
         }
     }
 
