@@ -121,3 +121,49 @@ pub fn rewritten(sources: &[(String, String)], knobs: &[Knob], written: impl Fn(
 fn is_type_path(s: &str) -> bool {
     !s.is_empty() && s.chars().all(|c| c.is_alphanumeric() || c == '_' || c == ':' || c.is_whitespace())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{FloatFormat, KnobKind, LeafSpan};
+
+    fn knob(id: usize, name: &str, leaves: &[((usize, usize), (usize, usize))]) -> Knob {
+        Knob {
+            id,
+            file: "src/main.rs".into(),
+            line: 1,
+            column: 1,
+            name: name.into(),
+            kind: KnobKind::Let,
+            ty: "f64".into(),
+            declared: FloatFormat::F64,
+            group: None,
+            scope: String::new(),
+            leaves: leaves.iter().map(|&(start, end)| LeafSpan { start, end }).collect(),
+        }
+    }
+
+    #[test]
+    fn each_leaf_is_written_and_the_files_without_knobs_are_left_out() {
+        let files = vec![
+            ("src/main.rs".to_string(), "let a: f64 = 1.0; // f64\nlet b: Vec<f64> = v;\n".to_string()),
+            ("src/other.rs".to_string(), "fn f() {}\n".to_string()),
+        ];
+        let knobs = [knob(0, "a", &[((1, 7), (1, 10))]), knob(1, "b", &[((2, 11), (2, 14))])];
+        let out = rewritten(&files, &knobs, |k| if k.id == 0 { "f32".into() } else { "::fptune::f16".into() }).expect("written");
+        assert_eq!(out, vec![("src/main.rs".to_string(), "let a: f32 = 1.0; // f64\nlet b: Vec<::fptune::f16> = v;\n".to_string())]);
+    }
+
+    #[test]
+    fn a_stale_or_overlapping_leaf_is_refused_for_every_user() {
+        let files = vec![("src/main.rs".to_string(), "let a: f64 = 1.0;\n".to_string())];
+        let stale = leaf_edits(&files, &[knob(0, "a", &[((1, 11), (1, 14))])], |_| "f32".into()).expect_err("not a type");
+        assert!(matches!(&stale, SourceError::StaleLeaf { found, .. } if found == "= 1"), "{stale}");
+        let twice = [knob(0, "a", &[((1, 7), (1, 10))]), knob(1, "b", &[((1, 7), (1, 10))])];
+        let overlap = leaf_edits(&files, &twice, |_| "f32".into()).expect_err("overlap");
+        assert_eq!(overlap, SourceError::Overlap { file: "src/main.rs".into(), a: "a".into(), b: "b".into() });
+        let elsewhere = knob(0, "a", &[((1, 7), (1, 10))]);
+        let gone = Knob { file: "src/gone.rs".into(), ..elsewhere };
+        assert!(leaf_edits(&files, &[gone], |_| "f32".into()).expect("a knob of another file is left out").is_empty());
+    }
+}
