@@ -62,7 +62,7 @@ pub enum Applied {
 /// wrote, or a file cannot be written (then no file is left changed, or the error names those
 /// that could not be restored).
 pub fn apply(root: &Path, out: &Path) -> Result<Applied> {
-    let text = std::fs::read_to_string(out.join("report.json"))
+    let text = std::fs::read_to_string(crate::outdir::RunLayout(out).report_json())
         .with_context(|| format!("no tuning results in {}: run `cargo fptune --digits N` first", out.display()))?;
     // What applying needs, and nothing else: a value the report could not write as a number
     // (an infinite printed float, written `null`) does not stand in the way.

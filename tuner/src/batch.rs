@@ -24,11 +24,13 @@ use std::time::Instant;
 use anyhow::{anyhow, bail, Context, Result};
 use serde::{Deserialize, Serialize};
 
-use crate::cli::{exit, BatchArgs, PackageArgs, TuneArgs};
+use crate::cli::{BatchArgs, PackageArgs, TuneArgs};
 use crate::config::{self, Digits};
 use crate::console::Console;
+use crate::exit::ExitCode;
 use crate::lab::{self, Lab, TuneError};
 use crate::model::{census, FloatFormat};
+use crate::outdir::BatchLayout;
 use crate::report;
 use crate::validate::Requirement;
 use crate::workspace::Workspace;
@@ -258,15 +260,15 @@ impl CrateTable {
     /// When a file cannot be written.
     pub fn write(&self, dir: &Path) -> Result<()> {
         std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
-        let write = |name: &str, text: String| {
-            let path = dir.join(name);
+        let write = |ext: &str, text: String| {
+            let path = BatchLayout::table(dir, ext);
             std::fs::write(&path, text).with_context(|| format!("writing {}", path.display()))
         };
-        write("table.md", self.markdown())?;
-        write("table.csv", self.csv()?)?;
-        write("table.json", serde_json::to_string_pretty(self)? + "\n")?;
+        write("md", self.markdown())?;
+        write("csv", self.csv()?)?;
+        write("json", serde_json::to_string_pretty(self)? + "\n")?;
         if self.error.is_none() {
-            crate::chart::draw(self, &dir.join("chart.svg"), &dir.join("chart.png"))?;
+            crate::chart::draw(self, &BatchLayout::chart(dir, "svg"), &BatchLayout::chart(dir, "png"))?;
         }
         Ok(())
     }
@@ -279,9 +281,9 @@ pub struct BatchOutcome {
     pub tables: Vec<CrateTable>,
     /// Where they were written.
     pub out: PathBuf,
-    /// [`exit::SUCCESS`] when every crate was tuned, the code of the first crate's failure
-    /// otherwise, [`exit::INTERRUPTED`] after Ctrl-C.
-    pub code: i32,
+    /// [`ExitCode::Success`] when every crate was tuned, the code of the first crate's failure
+    /// otherwise, [`ExitCode::Interrupted`] after Ctrl-C.
+    pub code: ExitCode,
 }
 
 /// The manifest of a crate given as a directory or as its `Cargo.toml`.
@@ -306,24 +308,24 @@ pub fn run(args: &BatchArgs) -> Result<BatchOutcome> {
         bail!("name the crates to tune: `cargo fptune batch samples/hilbert samples/control --digits 1..=8`");
     }
     let requirements = parse_digits(&args.digits)?;
-    let out = std::path::absolute(args.out.clone().unwrap_or_else(|| PathBuf::from("fptune.batch")))
+    let out = std::path::absolute(args.out.clone().unwrap_or_else(|| PathBuf::from(crate::outdir::BATCH_DEFAULT)))
         .context("the output directory is not a usable path")?;
     crate::outdir::claim(&out, crate::outdir::Kind::Batch)?;
     let console = Console::new(args.run.json);
     let mut tables = Vec::new();
-    let mut code = exit::SUCCESS;
+    let mut code = ExitCode::Success;
     for (i, path) in args.crates.iter().enumerate() {
         let manifest = manifest_of(path);
         let label = format!("crate {} of {} ({})", i + 1, args.crates.len(), path.display());
         console.stage(&format!("{label}: preparing"));
         let (table, crate_code) = tune_crate(args, &manifest, &out, &requirements, &console, &label);
-        table.write(&out.join(&table.package))?;
+        table.write(&BatchLayout(&out).crate_dir(&table.package))?;
         tables.push(table);
-        if code == exit::SUCCESS {
+        if code == ExitCode::Success {
             code = crate_code;
         }
-        if crate_code == exit::INTERRUPTED {
-            code = exit::INTERRUPTED;
+        if crate_code == ExitCode::Interrupted {
+            code = ExitCode::Interrupted;
             break;
         }
     }
@@ -335,7 +337,7 @@ pub fn run(args: &BatchArgs) -> Result<BatchOutcome> {
             let _ = writeln!(summary, "\n![{0}]({0}/chart.png)\n", t.package);
         }
     }
-    std::fs::write(out.join("summary.md"), summary).context("writing summary.md")?;
+    std::fs::write(BatchLayout(&out).summary(), summary).context("writing summary.md")?;
     Ok(BatchOutcome { tables, out, code })
 }
 
@@ -347,7 +349,7 @@ fn tune_crate(
     requirements: &[f64],
     console: &Console,
     label: &str,
-) -> (CrateTable, i32) {
+) -> (CrateTable, ExitCode) {
     let started = Instant::now();
     let fallback_name = manifest
         .parent()
@@ -361,24 +363,24 @@ fn tune_crate(
         let tune_args = TuneArgs {
             package,
             digits: Some(requirements[0]),
-            out: Some(out.join(&ws.name)),
+            out: Some(BatchLayout(out).crate_dir(&ws.name)),
             run: args.run.clone(),
             ..TuneArgs::default()
         };
-        crate::setup::setup(&tune_args)
+        crate::setup::setup_located(ws, &tune_args)
     })();
     let (ws, settings, inv) = match setup {
         Ok(s) => s,
         Err(e) => {
             table.error = Some(format!("{e:#}"));
-            return (table, exit::USAGE);
+            return (table, ExitCode::Usage);
         }
     };
     table.package = ws.name.clone();
     table.args = settings.args.clone();
     table.ladder = settings.ladder.formats.clone();
     table.knobs = inv.knobs.len();
-    let fail = |table: &mut CrateTable, e: TuneError| -> i32 {
+    let fail = |table: &mut CrateTable, e: TuneError| -> ExitCode {
         let (code, message) = exit_code(e);
         table.error = Some(message);
         code
@@ -408,7 +410,7 @@ fn tune_crate(
         let mut row = Row { digits, ..Row::default() };
         match lab::tune_for(&lab, &prepared, &req) {
             Ok(tuned) => {
-                let dir = format!("digits-{digits}");
+                let dir = BatchLayout::requirement(digits);
                 let requirement_settings = config::Settings {
                     digits: Digits { default: digits, per_name: Default::default() },
                     out: settings.out.join(&dir),
@@ -420,15 +422,7 @@ fn tune_crate(
                 let c = &tuned.counts;
                 let f = &tuned.final_check;
                 row.status = "tuned".into();
-                row.formats = {
-                    let mut formats = vec![FloatFormat::F64; tuned.inventory.knobs.len()];
-                    for u in &tuned.units {
-                        for &knob in &u.knobs {
-                            formats[knob] = tuned.search.configuration.0[u.id];
-                        }
-                    }
-                    formats
-                };
+                row.formats = tuned.search.configuration.knob_formats(&tuned.units, tuned.inventory.knobs.len());
                 row.census = Some(census(&row.formats));
                 row.executions = c.executions;
                 row.executions_failed = c.executions_failed;
@@ -452,7 +446,7 @@ fn tune_crate(
             Err(e) => {
                 let (code, message) = exit_code(e);
                 row.status = format!("failed: {message}");
-                if code == exit::INTERRUPTED {
+                if code == ExitCode::Interrupted {
                     table.rows.push(row);
                     table.total_seconds = started.elapsed().as_secs_f64();
                     return (table, code);
@@ -463,14 +457,14 @@ fn tune_crate(
         // Written after every requirement too, so a batch stopped by force leaves its rows
         // (the caller writes the finished table, and reports a failure to write it).
         table.total_seconds = started.elapsed().as_secs_f64();
-        let _ = table.write(&out.join(&table.package));
+        let _ = table.write(&BatchLayout(out).crate_dir(&table.package));
     }
     table.total_seconds = started.elapsed().as_secs_f64();
-    (table, exit::SUCCESS)
+    (table, ExitCode::Success)
 }
 
 /// The exit code and message of a failed tuning.
-fn exit_code(e: TuneError) -> (i32, String) {
+fn exit_code(e: TuneError) -> (ExitCode, String) {
     match e.into_exit() {
         (code, Some(e)) => (code, format!("{e:#}")),
         (code, None) => (code, "interrupted".to_string()),

@@ -5,7 +5,7 @@
 //! (its checked values, or how it failed), not a verdict. A verdict depends on the requirement and
 //! costs nothing to recompute, so one run serves every requirement: a batch over digits 1..=12,
 //! or a second `cargo fptune --digits 5` after `--digits 4`, builds only what it never built.
-//! Runs are keyed by configuration and seed (`None` for a native build).
+//! Runs are keyed by configuration and arithmetic (native, or DSA with its seed).
 //!
 //! The cache is one JSON file (`fptune.out/cache.json`) holding the runs of one *key*: a string
 //! the caller derives from everything that could change a run (the sources, the program's
@@ -24,13 +24,13 @@ use std::path::{Path, PathBuf};
 use anyhow::Context;
 use serde::{Deserialize, Serialize};
 
-use crate::model::{CandidateRun, Configuration};
+use crate::model::{Arithmetic, CandidateRun, Configuration};
 
 /// Version of the file's layout; a file of another version is ignored (with a warning).
 const VERSION: u32 = 2;
 
-/// Which run of a configuration: its seed, or `None` for the native build.
-type RunKey = (Configuration, Option<u64>);
+/// Which run of a configuration: native, or DSA with its seed.
+type RunKey = (Configuration, Arithmetic);
 
 /// Candidate runs by configuration and seed, for one key, optionally backed by a file.
 #[derive(Debug, Clone)]
@@ -104,7 +104,7 @@ impl Cache {
         let total = file.runs.len();
         for value in file.runs {
             if let Ok(run) = serde_json::from_value::<CandidateRun>(value) {
-                cache.runs.insert((run.configuration.clone(), run.seed), run);
+                cache.runs.insert((run.configuration.clone(), run.arithmetic), run);
             }
         }
         let dropped = total - cache.runs.len();
@@ -134,14 +134,14 @@ impl Cache {
         self.runs.is_empty()
     }
 
-    /// The run of `configuration` with `seed` (`None`: native), if known.
-    pub fn get(&self, configuration: &Configuration, seed: Option<u64>) -> Option<&CandidateRun> {
-        self.runs.get(&(configuration.clone(), seed))
+    /// The run of `configuration` in `arithmetic`, if known.
+    pub fn get(&self, configuration: &Configuration, arithmetic: Arithmetic) -> Option<&CandidateRun> {
+        self.runs.get(&(configuration.clone(), arithmetic))
     }
 
     /// Records a run, replacing any earlier one of the same configuration and seed.
     pub fn insert(&mut self, run: CandidateRun) {
-        self.runs.insert((run.configuration.clone(), run.seed), run);
+        self.runs.insert((run.configuration.clone(), run.arithmetic), run);
         self.dirty = true;
     }
 
@@ -159,7 +159,7 @@ impl Cache {
             return Ok(());
         }
         let mut runs: Vec<&CandidateRun> = self.runs.values().collect();
-        runs.sort_by(|a, b| (&a.configuration, a.seed).cmp(&(&b.configuration, b.seed)));
+        runs.sort_by(|a, b| (&a.configuration, a.arithmetic).cmp(&(&b.configuration, b.arithmetic)));
         let file = FileOut { version: VERSION, key: &self.key, runs };
         let dir = match path.parent() {
             Some(dir) if !dir.as_os_str().is_empty() => dir,
@@ -199,7 +199,7 @@ mod tests {
         };
         CandidateRun {
             configuration: Configuration(formats.to_vec()),
-            seed: Some(1),
+            arithmetic: Arithmetic::Dsa { seed: 1 },
             result: if finished {
                 RunResult::Finished { records: vec![record], overflows: 0 }
             } else {
@@ -235,17 +235,17 @@ mod tests {
         let (mut cache, _) = Cache::load(&path, "k")?;
         cache.insert(run(&[F64, F32], true));
         cache.insert(run(&[F32, F32], false));
-        cache.insert(CandidateRun { seed: None, ..run(&[F32, F32], true) });
+        cache.insert(CandidateRun { arithmetic: Arithmetic::Native, ..run(&[F32, F32], true) });
         cache.save()?;
 
         let (cache, warning) = Cache::load(&path, "k")?;
         assert_eq!(warning, None);
         assert_eq!(cache.len(), 3);
         let config = Configuration(vec![F32, F32]);
-        assert_eq!(cache.get(&config, Some(1)), Some(&run(&[F32, F32], false)));
-        assert_eq!(cache.get(&config, None), Some(&CandidateRun { seed: None, ..run(&[F32, F32], true) }));
-        assert_eq!(cache.get(&config, Some(2)), None);
-        assert_eq!(cache.get(&Configuration(vec![F16, F32]), Some(1)), None);
+        assert_eq!(cache.get(&config, Arithmetic::Dsa { seed: 1 }), Some(&run(&[F32, F32], false)));
+        assert_eq!(cache.get(&config, Arithmetic::Native), Some(&CandidateRun { arithmetic: Arithmetic::Native, ..run(&[F32, F32], true) }));
+        assert_eq!(cache.get(&config, Arithmetic::Dsa { seed: 2 }), None);
+        assert_eq!(cache.get(&Configuration(vec![F16, F32]), Arithmetic::Dsa { seed: 1 }), None);
         Ok(())
     }
 
@@ -291,7 +291,7 @@ mod tests {
 
         let (cache, warning) = Cache::load(&path, "k")?;
         assert_eq!(cache.len(), 1);
-        assert!(cache.get(&Configuration(vec![F64]), Some(1)).is_some());
+        assert!(cache.get(&Configuration(vec![F64]), Arithmetic::Dsa { seed: 1 }).is_some());
         assert!(warning.expect("a warning").contains("dropped 1 of the 2"));
         Ok(())
     }

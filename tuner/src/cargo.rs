@@ -487,6 +487,12 @@ struct Messages {
     executable: Option<PathBuf>,
 }
 
+/// The errors (and internal compiler errors) in cargo's `--message-format=json` output, as
+/// [`build`] reads them into [`BuildResult::errors`].
+pub fn errors_in(stdout: &str) -> Vec<Diagnostic> {
+    parse_messages(stdout, &BuildOptions::new("")).errors
+}
+
 /// Reads cargo's `--message-format=json` output.
 fn parse_messages(stdout: &str, opts: &BuildOptions) -> Messages {
     let mut m = Messages::default();

@@ -6,45 +6,25 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand};
 
-/// Exit codes, documented in `--help`.
-pub mod exit {
-    /// A configuration was found (or the subcommand succeeded).
-    pub const SUCCESS: i32 = 0;
-    /// Bad command line or `[package.metadata.fptune]`, no knobs, no checks.
-    pub const USAGE: i32 = 2;
-    /// The requirement exceeds the digits of the reference itself.
-    pub const REQUIREMENT: i32 = 3;
-    /// The original crate does not build or run.
-    pub const ORIGINAL: i32 = 4;
-    /// Interrupted (Ctrl-C); scratch dirs were removed.
-    pub const INTERRUPTED: i32 = 5;
-    /// The crate uses code fptune cannot convert for its builds: the message says where, and
-    /// what to write instead.
-    pub const CONVERSION: i32 = 6;
-    /// Internal error.
-    pub const INTERNAL: i32 = 70;
+use crate::exit::ExitCode;
+
+/// What `--help` says after the options: the exit codes ([`ExitCode::help`]), where settings
+/// come from, where results go.
+fn after_help() -> String {
+    format!(
+        "{}\n{}",
+        ExitCode::help(),
+        "Settings come from the command line, then [package.metadata.fptune] in Cargo.toml, then defaults.\n\
+Results go to fptune.out/ (report.json, report.md, tuned.patch, a log per candidate, the cache);\n\
+`cargo fptune apply` applies tuned.patch to your sources."
+    )
 }
-
-const AFTER_HELP: &str = "\
-Exit codes:
-  0   a configuration was found (the subcommand succeeded)
-  2   usage or configuration error (bad option, [package.metadata.fptune], no knobs or no checks)
-  3   the requirement exceeds the digits of the reference itself
-  4   the original crate fails to build or to run
-  5   interrupted (Ctrl-C): scratch directories were removed
-  6   fptune cannot convert some of the crate's code for its builds: the message says where
-      and what to write instead
-  70  internal error
-
-Settings come from the command line, then [package.metadata.fptune] in Cargo.toml, then defaults.
-Results go to fptune.out/ (report.json, report.md, tuned.patch, a log per candidate, the cache);
-`cargo fptune apply` applies tuned.patch to your sources.";
 
 /// `cargo fptune`: finds the lowest precision of each knob (`#[tune]`) of a crate that keeps
 /// its checked results (`fptune::check!`) to the required number of digits, validating every
 /// candidate with discrete stochastic arithmetic.
 #[derive(Debug, Parser)]
-#[command(name = "cargo-fptune", bin_name = "cargo fptune", version, after_help = AFTER_HELP)]
+#[command(name = "cargo-fptune", bin_name = "cargo fptune", version, after_help = after_help())]
 pub struct Cli {
     /// What to do (default: tune).
     #[command(subcommand)]

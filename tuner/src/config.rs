@@ -246,7 +246,7 @@ pub fn resolve(cli: &TuneArgs, meta: &Metadata, package_root: &Path) -> Result<S
     // Absolute, because the program runs in the package root, not where fptune was started.
     let out = match &cli.out {
         Some(o) => std::path::absolute(o).with_context(|| format!("--out {}: not a usable path", o.display()))?,
-        None => meta.out.clone().map(|o| package_root.join(o)).unwrap_or_else(|| package_root.join("fptune.out")),
+        None => meta.out.clone().map(|o| package_root.join(o)).unwrap_or_else(|| crate::outdir::RunLayout::default_dir(package_root)),
     };
     Ok(Settings {
         digits: Digits { default, per_name },

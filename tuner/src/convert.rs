@@ -6,10 +6,10 @@
 use std::collections::BTreeMap;
 
 use anyhow::{Context, Result};
-use fptune_syntax::FloatFormat;
 use syn::spanned::Spanned;
 
-use crate::splice::{self, splice, Edit};
+use crate::leaves::{leaf_edits, spliced};
+use crate::splice::{splice, Edit};
 
 use crate::model::{Configuration, Knob, KnobKind, Unit};
 
@@ -21,7 +21,7 @@ pub fn configured_sources(
     units: &[Unit],
     config: &Configuration,
 ) -> Result<Vec<(String, String)>> {
-    spliced(sources, &configured_edits(sources, knobs, units, config)?)
+    Ok(spliced(sources, &configured_edits(sources, knobs, units, config)?)?)
 }
 
 /// The sources of the single build: the knobs of every unit the search may lower written as
@@ -42,17 +42,7 @@ pub fn single_build_sources(
     units: &[Unit],
     native: bool,
 ) -> Result<Vec<(String, String)>> {
-    spliced(sources, &single_build_edits(sources, knobs, units, native)?)
-}
-
-/// The files `edits` (knob leaves, by file) change, spliced.
-fn spliced(sources: &[(String, String)], edits: &BTreeMap<String, Vec<Edit>>) -> Result<Vec<(String, String)>> {
-    let mut out = Vec::new();
-    for (file, text) in sources {
-        let Some(edits) = edits.get(file) else { continue };
-        out.push((file.clone(), splice(text, edits).with_context(|| format!("{file}: two knobs claim the same type tokens"))?.text));
-    }
-    Ok(out)
+    Ok(spliced(sources, &single_build_edits(sources, knobs, units, native)?)?)
 }
 
 /// The edits of [`single_build_sources`], by file.
@@ -74,10 +64,10 @@ pub fn single_build_edits(
             });
         }
     }
-    leaf_edits(sources, knobs, |k| match &unit_of[k.id] {
+    Ok(leaf_edits(sources, knobs, |k| match &unit_of[k.id] {
         Some(u) => format!("::fptune::__rt::Knob<{}, {u}>", k.declared.rust()),
         None => k.declared.rust().to_string(),
-    })
+    })?)
 }
 
 /// A knob that holds a compile-time value.
@@ -85,36 +75,10 @@ fn is_constant(k: &Knob) -> bool {
     matches!(k.kind, KnobKind::Const | KnobKind::Static)
 }
 
-/// The edits that write each knob's leaves as `written(knob)`, by file.
-pub fn leaf_edits(
-    sources: &[(String, String)],
-    knobs: &[Knob],
-    written: impl Fn(&Knob) -> String,
-) -> Result<BTreeMap<String, Vec<Edit>>> {
-    let texts: BTreeMap<&str, &str> = sources.iter().map(|(r, t)| (r.as_str(), t.as_str())).collect();
-    let mut by_file: BTreeMap<String, Vec<Edit>> = BTreeMap::new();
-    for k in knobs {
-        let text = written(k);
-        let Some(source) = texts.get(k.file.as_str()) else { continue };
-        for l in &k.leaves {
-            let (Some(a), Some(b)) = (splice::offset(source, l.start.0, l.start.1), splice::offset(source, l.end.0, l.end.1)) else {
-                anyhow::bail!("{}: a knob's position is outside the file", k.file);
-            };
-            by_file.entry(k.file.clone()).or_default().push(Edit::replace(a, b, text.clone()));
-        }
-    }
-    Ok(by_file)
-}
-
 /// The edits of [`configured_sources`]: each knob written at its unit's format in `config`.
 pub fn configured_edits(sources: &[(String, String)], knobs: &[Knob], units: &[Unit], config: &Configuration) -> Result<BTreeMap<String, Vec<Edit>>> {
-    let mut format_of = vec![FloatFormat::F64; knobs.len()];
-    for unit in units {
-        for &k in &unit.knobs {
-            format_of[k] = config.0[unit.id];
-        }
-    }
-    leaf_edits(sources, knobs, |k| format_of[k.id].rust().to_string())
+    let format_of = config.knob_formats(units, knobs.len());
+    Ok(leaf_edits(sources, knobs, |k| format_of[k.id].rust().to_string())?)
 }
 
 /// `text` with `#[fptune::__convert]` before every item that is not already tuned: functions,

@@ -5,6 +5,7 @@
 pub mod model;
 
 pub mod cli;
+pub mod exit;
 pub mod console;
 pub mod convert;
 pub mod lab;
@@ -22,6 +23,7 @@ pub mod rundir;
 
 pub mod probe;
 pub mod splice;
+pub mod leaves;
 pub mod typing;
 pub mod elaborate;
 pub mod heal;

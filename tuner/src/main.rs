@@ -2,10 +2,12 @@
 
 use cargo_fptune::apply::Applied;
 use cargo_fptune::batch;
-use cargo_fptune::cli::{exit, Cli, Command, TuneArgs};
+use cargo_fptune::cli::{Cli, Command, TuneArgs};
 use cargo_fptune::console::Console;
+use cargo_fptune::exit::ExitCode;
 use cargo_fptune::knobs;
 use cargo_fptune::lab;
+use cargo_fptune::outdir::RunLayout;
 use cargo_fptune::process;
 use cargo_fptune::report;
 use cargo_fptune::scratch;
@@ -15,9 +17,9 @@ fn main() {
     let cli = match Cli::from_env() {
         Ok(c) => c,
         Err(e) => {
-            let code = if e.use_stderr() { exit::USAGE } else { exit::SUCCESS };
+            let code = if e.use_stderr() { ExitCode::Usage } else { ExitCode::Success };
             let _ = e.print();
-            std::process::exit(code);
+            code.exit();
         }
     };
     let code = match cli.command {
@@ -26,15 +28,15 @@ fn main() {
         Some(Command::Batch(args)) => batch(&args),
         None => tune(&cli.tune),
     };
-    std::process::exit(code);
+    code.exit();
 }
 
-fn fail(code: i32, e: &anyhow::Error) -> i32 {
+fn fail(code: ExitCode, e: &anyhow::Error) -> ExitCode {
     eprintln!("error: {e:#}");
     code
 }
 
-fn list(args: &cargo_fptune::cli::ListArgs) -> i32 {
+fn list(args: &cargo_fptune::cli::ListArgs) -> ExitCode {
     let run = || -> anyhow::Result<()> {
         let ws = Workspace::locate(&args.package)?;
         let inv = knobs::inventory(&ws.root, &ws.sources()?)?;
@@ -46,37 +48,37 @@ fn list(args: &cargo_fptune::cli::ListArgs) -> i32 {
         Ok(())
     };
     match run() {
-        Ok(()) => exit::SUCCESS,
-        Err(e) => fail(exit::USAGE, &e),
+        Ok(()) => ExitCode::Success,
+        Err(e) => fail(ExitCode::Usage, &e),
     }
 }
 
-fn apply(args: &cargo_fptune::cli::ApplyArgs) -> i32 {
+fn apply(args: &cargo_fptune::cli::ApplyArgs) -> ExitCode {
     let run = || -> anyhow::Result<cargo_fptune::apply::Applied> {
         let ws = Workspace::locate(&args.package)?;
-        let out = args.out.clone().unwrap_or_else(|| ws.root.join("fptune.out"));
+        let out = args.out.clone().unwrap_or_else(|| RunLayout::default_dir(&ws.root));
         cargo_fptune::apply::apply(&ws.root, &out)
     };
     match run() {
         Ok(Applied::Wrote(files)) if files.is_empty() => {
             println!("nothing to apply: the tuned configuration is the original");
-            exit::SUCCESS
+            ExitCode::Success
         }
         Ok(Applied::Wrote(files)) => {
             println!("applied the tuned configuration to {}", files.join(", "));
-            exit::SUCCESS
+            ExitCode::Success
         }
         Ok(Applied::Already(files)) => {
             println!("already applied: {} hold the tuned configuration", files.join(", "));
-            exit::SUCCESS
+            ExitCode::Success
         }
-        Err(e) => fail(exit::USAGE, &e),
+        Err(e) => fail(ExitCode::Usage, &e),
     }
 }
 
-fn batch(args: &cargo_fptune::cli::BatchArgs) -> i32 {
+fn batch(args: &cargo_fptune::cli::BatchArgs) -> ExitCode {
     if let Err(e) = process::install_ctrlc_handler() {
-        return fail(exit::INTERNAL, &e);
+        return fail(ExitCode::Internal, &e);
     }
     let result = batch::run(args);
     scratch::remove_all_live();
@@ -85,7 +87,7 @@ fn batch(args: &cargo_fptune::cli::BatchArgs) -> i32 {
             if args.run.json {
                 match serde_json::to_string_pretty(&outcome.tables) {
                     Ok(j) => println!("{j}"),
-                    Err(e) => return fail(exit::INTERNAL, &e.into()),
+                    Err(e) => return fail(ExitCode::Internal, &e.into()),
                 }
             } else {
                 for t in &outcome.tables {
@@ -93,23 +95,23 @@ fn batch(args: &cargo_fptune::cli::BatchArgs) -> i32 {
                 }
                 println!("tables and charts in {} (summary.md)", outcome.out.display());
             }
-            if outcome.code == exit::INTERRUPTED {
+            if outcome.code == ExitCode::Interrupted {
                 eprintln!("interrupted: scratch directories removed");
             }
             outcome.code
         }
-        Err(e) => fail(exit::USAGE, &e),
+        Err(e) => fail(ExitCode::Usage, &e),
     }
 }
 
-fn tune(args: &TuneArgs) -> i32 {
+fn tune(args: &TuneArgs) -> ExitCode {
     if let Err(e) = process::install_ctrlc_handler() {
-        return fail(exit::INTERNAL, &e);
+        return fail(ExitCode::Internal, &e);
     }
     let prepared = cargo_fptune::setup::setup(args);
     let (ws, settings, inv) = match prepared {
         Ok(p) => p,
-        Err(e) => return fail(exit::USAGE, &e),
+        Err(e) => return fail(ExitCode::Usage, &e),
     };
     let console = Console::new(settings.json);
     let result = lab::tune(&settings, &ws, &inv, &console);
@@ -120,13 +122,13 @@ fn tune(args: &TuneArgs) -> i32 {
                 if settings.json {
                     match serde_json::to_string_pretty(&r) {
                         Ok(j) => println!("{j}"),
-                        Err(e) => return fail(exit::INTERNAL, &e.into()),
+                        Err(e) => return fail(ExitCode::Internal, &e.into()),
                     }
                 } else {
                     println!("{}", report::table(&r));
                     println!("{}", report::summary(&r));
                     let mut apply = "cargo fptune apply".to_string();
-                    if settings.out != ws.root.join("fptune.out") {
+                    if settings.out != RunLayout::default_dir(&ws.root) {
                         apply.push_str(&format!(" --out {}", settings.out.display()));
                     }
                     // Run from elsewhere, apply must be told the crate too.
@@ -136,9 +138,9 @@ fn tune(args: &TuneArgs) -> i32 {
                     }
                     println!("results in {} (apply with `{apply}`)", settings.out.display());
                 }
-                exit::SUCCESS
+                ExitCode::Success
             }
-            Err(e) => fail(exit::INTERNAL, &e),
+            Err(e) => fail(ExitCode::Internal, &e),
         },
         Err(e) => match e.into_exit() {
             (code, Some(e)) => fail(code, &e),

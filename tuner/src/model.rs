@@ -151,6 +151,19 @@ impl Configuration {
         census(&self.0)
     }
 
+    /// Each knob's format, by knob id (`knobs` of them): its unit's in this configuration (a
+    /// knob in no unit stays `f64`). The one map from units to knob formats: what a build writes,
+    /// the report, the tuned sources and a batch's table all take.
+    pub fn knob_formats(&self, units: &[Unit], knobs: usize) -> Vec<FloatFormat> {
+        let mut formats = vec![FloatFormat::F64; knobs];
+        for unit in units {
+            for &k in &unit.knobs {
+                formats[k] = self.0[unit.id];
+            }
+        }
+        formats
+    }
+
     /// Short text, e.g. `f64,f32,f16`.
     pub fn key(&self) -> String {
         self.0.iter().map(|f| f.short()).collect::<Vec<_>>().join(",")
@@ -440,14 +453,53 @@ impl Outcome {
     }
 }
 
+/// The arithmetic a configuration's build computes in: each format's own round-to-nearest
+/// (native), or discrete stochastic arithmetic with a seed. Written as the seed, `null` for
+/// native (the cache's `"seed"`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(from = "Option<u64>", into = "Option<u64>")]
+pub enum Arithmetic {
+    /// Native: each format's own arithmetic, no samples.
+    Native,
+    /// Discrete stochastic arithmetic, its random rounding seeded with `seed`.
+    Dsa {
+        /// The seed.
+        seed: u64,
+    },
+}
+
+impl Arithmetic {
+    /// The seed of DSA, `None` for native.
+    pub fn seed(self) -> Option<u64> {
+        match self {
+            Arithmetic::Native => None,
+            Arithmetic::Dsa { seed } => Some(seed),
+        }
+    }
+}
+
+impl From<Option<u64>> for Arithmetic {
+    /// A seed is DSA with it; none is native.
+    fn from(seed: Option<u64>) -> Arithmetic {
+        seed.map_or(Arithmetic::Native, |seed| Arithmetic::Dsa { seed })
+    }
+}
+
+impl From<Arithmetic> for Option<u64> {
+    fn from(a: Arithmetic) -> Option<u64> {
+        a.seed()
+    }
+}
+
 /// What building and running one configuration gave, whatever the requirement: the cache stores
 /// these, so a run serves every requirement (a batch over digits tests each configuration once).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct CandidateRun {
     /// The configuration.
     pub configuration: Configuration,
-    /// The seed of its stochastic arithmetic, or `None` for a native build.
-    pub seed: Option<u64>,
+    /// Its arithmetic: native, or DSA with a seed (saved as `"seed"`, `null` for native).
+    #[serde(rename = "seed")]
+    pub arithmetic: Arithmetic,
     /// What happened.
     pub result: RunResult,
     /// Seconds spent compiling.
@@ -621,6 +673,23 @@ mod tests {
             let r = Record { name: tokens.into(), index: 0, format: "binary64".into(), stochastic: false, samples: vec![1.0; 3], digits: 15.0 };
             assert_eq!(r.label(), format!("{tidy}[0]"));
         }
+    }
+
+    #[test]
+    fn arithmetic_is_saved_as_its_seed_and_native_as_null() {
+        assert_eq!(serde_json::to_string(&Arithmetic::Dsa { seed: 7 }).expect("json"), "7");
+        assert_eq!(serde_json::to_string(&Arithmetic::Native).expect("json"), "null");
+        assert_eq!(serde_json::from_str::<Arithmetic>("7").expect("json"), Arithmetic::Dsa { seed: 7 });
+        assert_eq!(serde_json::from_str::<Arithmetic>("null").expect("json"), Arithmetic::Native);
+        assert!(Arithmetic::Native < Arithmetic::Dsa { seed: 0 }, "ordered as the seeds they were (the cache's file order)");
+    }
+
+    #[test]
+    fn each_knob_takes_its_units_format_and_a_knob_in_no_unit_stays_f64() {
+        let unit = |id: usize, knobs: Vec<usize>| Unit { id, knobs, coupling: Coupling::Alone, pinned: None, unchecked: false };
+        let config = Configuration(vec![FloatFormat::F32, FloatFormat::F16]);
+        let formats = config.knob_formats(&[unit(0, vec![0, 3]), unit(1, vec![1])], 4);
+        assert_eq!(formats, [FloatFormat::F32, FloatFormat::F16, FloatFormat::F64, FloatFormat::F32]);
     }
 
     #[test]

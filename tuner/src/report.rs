@@ -132,9 +132,10 @@ pub fn write(settings: &Settings, ws: &Workspace, tuned: &Tuned) -> Result<Repor
     let census = crate::model::census(&knobs.iter().map(|row| row.found).collect::<Vec<_>>());
 
     // The tuned sources, the patch, and what apply needs.
-    let tuned_dir = out.join("tuned");
+    let layout = crate::outdir::RunLayout(out);
+    let tuned_dir = layout.tuned();
     let _ = std::fs::remove_dir_all(&tuned_dir);
-    let formats: Vec<FloatFormat> = inv.knobs.iter().map(|k| config.0[unit_of[k.id]]).collect();
+    let formats = config.knob_formats(&tuned.units, inv.knobs.len());
     let changed = tuned.sources.tuned_user_texts(&inv.knobs, &formats, tuned.auto)?;
     let mut files = Vec::new();
     let mut patch = String::new();
@@ -145,7 +146,7 @@ pub fn write(settings: &Settings, ws: &Workspace, tuned: &Tuned) -> Result<Repor
             std::fs::create_dir_all(parent).with_context(|| format!("creating {}", parent.display()))?;
         }
         std::fs::write(&dest, text).with_context(|| format!("writing {}", dest.display()))?;
-        files.push(FileChange { path: rel.to_string(), original_sha256: sha256(original), tuned: format!("tuned/{rel}"), tuned_sha256: sha256(text) });
+        files.push(FileChange { path: rel.to_string(), original_sha256: sha256(original), tuned: crate::outdir::RunLayout::tuned_file(rel), tuned_sha256: sha256(text) });
         let diff = similar::TextDiff::from_lines(original, text);
         let _ = write!(patch, "{}", diff.unified_diff().context_radius(3).header(&format!("a/{rel}"), &format!("b/{rel}")));
         Ok(())
@@ -159,13 +160,13 @@ pub fn write(settings: &Settings, ws: &Workspace, tuned: &Tuned) -> Result<Repor
     if tuned.auto && !ws.depends_on_fptune {
         // Zero-touch tuning keeps its markers in the tuned code (they write the formats the
         // configuration mixes): the crate then depends on fptune, as its scratch copies did.
-        if let Some(dep) = crate::lab::fptune_dependency(ws)? {
+        if let Some(dep) = crate::setup::fptune_dependency(ws)? {
             let rel = ws.manifest.strip_prefix(&ws.root).unwrap_or(Path::new("Cargo.toml")).to_string_lossy().to_string();
             let original = std::fs::read_to_string(&ws.manifest).with_context(|| format!("reading {}", ws.manifest.display()))?;
             change(&rel, &original, &crate::scratch::with_fptune(&original, &dep)?)?;
         }
     }
-    std::fs::write(out.join("tuned.patch"), &patch).context("writing tuned.patch")?;
+    std::fs::write(layout.patch(), &patch).context("writing tuned.patch")?;
     let mut inputs: Vec<Input> = tuned.sources.user.iter().map(|(rel, text)| Input { path: rel.clone(), sha256: sha256(text) }).collect();
     let manifest_rel = ws.manifest.strip_prefix(&ws.root).unwrap_or(Path::new("Cargo.toml")).to_string_lossy().to_string();
     if !inputs.iter().any(|i| i.path == manifest_rel) {
@@ -197,8 +198,8 @@ pub fn write(settings: &Settings, ws: &Workspace, tuned: &Tuned) -> Result<Repor
         warnings: tuned.warnings.clone(),
     };
     let json = serde_json::to_string_pretty(&report).context("serialising the report")?;
-    std::fs::write(out.join("report.json"), json).context("writing report.json")?;
-    std::fs::write(out.join("report.md"), markdown(&report)).context("writing report.md")?;
+    std::fs::write(layout.report_json(), json).context("writing report.json")?;
+    std::fs::write(layout.report_md(), markdown(&report)).context("writing report.md")?;
     Ok(report)
 }
 

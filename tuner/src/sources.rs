@@ -181,7 +181,7 @@ pub fn prepare(
     logs: &Path,
 ) -> Result<Sources> {
     let mut sources = Sources::plain(user);
-    let typed = typing::typing_build(scratch, &sources.user, roots, check.clone(), typing_apart, &logs.join("typing.log"))?;
+    let typed = typing::typing_build(scratch, &sources.user, roots, check.clone(), typing_apart, &crate::outdir::RunLayout::log(logs, "typing"))?;
     if let Some(e) = &typed.error {
         // The plain program did not type-check with the queries (a typing build is the crate as
         // written, fptune's markers blanked): nothing is elaborated, and the builds say the rest.
@@ -214,7 +214,7 @@ pub fn prepare(
     // dropped (a type printed under a name not in scope there, say), and said.
     for round in 0..3 {
         scratch.apply_sources(&changed(&sources))?;
-        let built = cargo::build(check, &logs.join(format!("elaborated-{}.log", round + 1)))?;
+        let built = cargo::build(check, &crate::outdir::RunLayout::log(logs, &format!("elaborated-{}", round + 1)))?;
         scratch.restore_all()?;
         if built.success {
             break;

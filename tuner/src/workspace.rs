@@ -179,7 +179,7 @@ impl Workspace {
         let mut out = Vec::new();
         for entry in walkdir::WalkDir::new(&self.root).into_iter().filter_entry(|e| {
             let name = e.file_name().to_string_lossy();
-            !(e.file_type().is_dir() && (name == "target" || name == "fptune.out" || name.starts_with('.')))
+            !(e.file_type().is_dir() && (name == "target" || name == crate::outdir::RUN_DEFAULT || name.starts_with('.')))
         }) {
             let entry = entry.with_context(|| format!("reading {}", self.root.display()))?;
             if entry.file_type().is_file() && entry.path().extension().is_some_and(|x| x == "rs") {

@@ -9,7 +9,6 @@ use std::sync::OnceLock;
 
 use cargo_fptune::model::{Coupling, FloatFormat, Knob, LeafSpan, Unit};
 use cargo_fptune::probe::{units_without_16bit, DiagnosticLike, Probing, Round};
-use cargo_metadata::Message;
 
 fn fixture_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/probe_couplings")
@@ -56,12 +55,8 @@ fn build(dir: &Path, right: bool) -> Vec<DiagnosticLike> {
         .stdin(Stdio::null())
         .output()
         .expect("cargo runs");
-    let errors: Vec<DiagnosticLike> = Message::parse_stream(out.stdout.as_slice())
-        .filter_map(|m| match m.expect("cargo's JSON") {
-            Message::CompilerMessage(m) => DiagnosticLike::from_cargo(&m.message),
-            _ => None,
-        })
-        .collect();
+    let errors: Vec<DiagnosticLike> =
+        cargo_fptune::cargo::errors_in(&String::from_utf8_lossy(&out.stdout)).iter().map(DiagnosticLike::from_error).collect();
     assert!(
         out.status.success() || !errors.is_empty(),
         "the probe build failed without compiler errors:\n{}",

@@ -3,6 +3,7 @@
 
 use anyhow::anyhow;
 
+use crate::outdir::RunLayout;
 use crate::conversion;
 use crate::convert;
 use crate::model::Configuration;
@@ -78,7 +79,7 @@ impl Lab<'_> {
             if let Some(failed) = prepared.dropped.iter().find(|d| d.starts_with("the typing build did not compile")) {
                 return Err(TuneError::Original(anyhow!(
                     "the crate does not build in fptune's copy of it, so no knob could be found: {failed} (full log: {})",
-                    self.logs.join("typing.log").display()
+                    RunLayout::log(&self.logs, "typing").display()
                 )));
             }
             return Err(TuneError::Usage(anyhow!(if self.settings.auto {
@@ -96,7 +97,7 @@ impl Lab<'_> {
         }
         // What every build starts from, for whoever wants to see it (`logs/sources/`).
         for (rel, text) in sources::changed(&prepared) {
-            let path = self.logs.join("sources").join(&rel);
+            let path = RunLayout::base_sources(&self.logs).join(&rel);
             if let Some(dir) = path.parent() {
                 let _ = std::fs::create_dir_all(dir);
             }

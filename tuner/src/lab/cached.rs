@@ -19,7 +19,7 @@ impl Lab<'_> {
     /// timed out under a shorter timeout than today's.
     pub(super) fn recall_run(&self, config: &Configuration, seed: Option<u64>) -> Option<CandidateRun> {
         let cache = self.cache.lock().ok()?;
-        let run = cache.get(config, seed)?;
+        let run = cache.get(config, seed.into())?;
         match run.result {
             RunResult::TimedOut { seconds } if seconds < self.timeout().as_secs_f64() => None,
             _ => Some(run.clone()),

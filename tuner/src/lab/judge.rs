@@ -5,6 +5,7 @@ use std::collections::HashMap;
 
 use anyhow::{anyhow, Result};
 
+use crate::model::Arithmetic;
 use crate::model::{CandidateRun, Configuration, Outcome, Reason};
 use crate::search::{LookAhead, Oracle};
 use crate::validate::{self, Reference, Requirement};
@@ -26,7 +27,7 @@ pub(super) struct LabOracle<'l, 'a> {
 impl LabOracle<'_, '_> {
     pub(super) fn judge(&self, run: &CandidateRun, cached: bool) -> Outcome {
         // The search's seed decides; another (two seeds) confirms, within the estimate's spread.
-        let verdict = if run.seed == Some(self.lab.settings.seed) {
+        let verdict = if run.arithmetic == (Arithmetic::Dsa { seed: self.lab.settings.seed }) {
             validate::verdict(self.reference, run, self.req)
         } else {
             validate::confirms(self.reference, run, self.req)
@@ -43,9 +44,9 @@ impl LabOracle<'_, '_> {
 
     /// A run's outcome: [`Self::judge`] for a DSA run, [`Self::judge_native`] for a native one.
     pub(super) fn judge_any(&self, run: &CandidateRun, cached: bool) -> Outcome {
-        match run.seed {
-            Some(_) => self.judge(run, cached),
-            None => self.judge_native(run, cached).unwrap_or_else(|| run.outcome(None, cached)),
+        match run.arithmetic {
+            Arithmetic::Dsa { .. } => self.judge(run, cached),
+            Arithmetic::Native => self.judge_native(run, cached).unwrap_or_else(|| run.outcome(None, cached)),
         }
     }
 

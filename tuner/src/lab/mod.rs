@@ -38,8 +38,9 @@ use crate::sources::Sources;
 use crate::model::{Configuration, Unit};
 use crate::process;
 use crate::rundir::RunDirs;
-use crate::scratch::{FptuneDependency, Scratch, ScratchOptions};
-use crate::workspace;
+use crate::scratch::{Scratch, ScratchOptions};
+use crate::exit::ExitCode;
+use crate::outdir::RunLayout;
 use crate::screen::Screening;
 use crate::workspace::{RunTarget, Workspace};
 
@@ -78,17 +79,15 @@ impl TuneError {
         }
     }
 
-    /// The exit code it ends the program with ([`crate::cli::exit`]), and the error, if any
-    /// (Ctrl-C has none to print).
-    pub fn into_exit(self) -> (i32, Option<anyhow::Error>) {
-        use crate::cli::exit;
+    /// The exit code it ends the program with, and the error, if any (Ctrl-C has none to print).
+    pub fn into_exit(self) -> (ExitCode, Option<anyhow::Error>) {
         match self {
-            TuneError::Usage(e) => (exit::USAGE, Some(e)),
-            TuneError::Requirement(e) => (exit::REQUIREMENT, Some(e)),
-            TuneError::Original(e) => (exit::ORIGINAL, Some(e)),
-            TuneError::Conversion(e) => (exit::CONVERSION, Some(e)),
-            TuneError::Interrupted => (exit::INTERRUPTED, None),
-            TuneError::Internal(e) => (exit::INTERNAL, Some(e)),
+            TuneError::Usage(e) => (ExitCode::Usage, Some(e)),
+            TuneError::Requirement(e) => (ExitCode::Requirement, Some(e)),
+            TuneError::Original(e) => (ExitCode::Original, Some(e)),
+            TuneError::Conversion(e) => (ExitCode::Conversion, Some(e)),
+            TuneError::Interrupted => (ExitCode::Interrupted, None),
+            TuneError::Internal(e) => (ExitCode::Internal, Some(e)),
         }
     }
 }
@@ -228,13 +227,13 @@ impl<'a> Lab<'a> {
         let run = ws
             .run_target(settings.bin.as_deref(), settings.example.as_deref())
             .map_err(TuneError::Usage)?;
-        let logs = settings.out.join("logs");
+        let logs = RunLayout(&settings.out).logs();
         std::fs::create_dir_all(&logs)
             .with_context(|| format!("cannot create the output directory {}", logs.display()))
             .map_err(TuneError::Usage)?;
         // One run at a time writes into an output directory: two would overwrite each other's
         // cache and logs.
-        let out_lock_path = settings.out.join(".lock");
+        let out_lock_path = RunLayout(&settings.out).lock();
         let out_lock = std::fs::File::create(&out_lock_path)
             .with_context(|| format!("cannot create {}", out_lock_path.display()))
             .map_err(TuneError::Usage)?;
@@ -245,7 +244,7 @@ impl<'a> Lab<'a> {
             )));
         }
         let key = cache_key(ws, inv, settings, &run);
-        let (cache, warning) = Cache::load(settings.out.join("cache.json"), key).map_err(TuneError::internal)?;
+        let (cache, warning) = Cache::load(RunLayout(&settings.out).cache(), key).map_err(TuneError::internal)?;
         if let Some(w) = &warning {
             // Said now, not only in the report: the runs it held will be made again.
             console.stage(&format!("warning: {w}"));
@@ -267,7 +266,7 @@ impl<'a> Lab<'a> {
                     target_dir: Some(dirs.join(format!("worker{slot}"))),
                     leak: settings.leak_dirs,
                     skip: vec![ws.target_dir.clone(), settings.out.clone()],
-                    fptune: fptune_dependency(ws).map_err(TuneError::Usage)?,
+                    fptune: crate::setup::fptune_dependency(ws).map_err(TuneError::Usage)?,
                     ..ScratchOptions::default()
                 };
                 let scratch = Scratch::create(&ws.root, &options).map_err(TuneError::internal)?;
@@ -306,16 +305,6 @@ impl<'a> Lab<'a> {
             triple,
         })
     }
-}
-
-/// The fptune dependency of every scratch copy: the runtime, for a crate without it (tuned with
-/// `--auto`), and the runtime's features that implement the traits of crates it uses.
-pub(crate) fn fptune_dependency(ws: &Workspace) -> Result<Option<FptuneDependency>> {
-    if ws.depends_on_fptune && ws.float_trait_crates.is_empty() {
-        return Ok(None);
-    }
-    let path = if ws.depends_on_fptune { ws.fptune_path.clone().unwrap_or_default() } else { workspace::runtime_dir()? };
-    Ok(Some(FptuneDependency { path, features: ws.float_trait_crates.clone() }))
 }
 
 /// Where fptune's builds go: `fptune/` in the workspace's target directory, so that they stay

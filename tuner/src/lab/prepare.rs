@@ -7,6 +7,7 @@ use std::time::Instant;
 
 use anyhow::{anyhow, Result};
 
+use crate::outdir::RunLayout;
 use crate::cache::Cache;
 use crate::cargo::{self, BuildResult};
 use crate::cli::When;
@@ -103,7 +104,7 @@ pub(super) fn unchecked_units(lab: &Lab<'_>, r: &Recipe, units: &[Unit], start: 
     let Some(exe) = r.single_native.clone() else { return Ok(None) };
     let Some(&bottom) = lab.settings.ladder.formats.last() else { return Ok(Some(Vec::new())) };
     let run = |config: &Configuration, tag: &str| -> Result<Option<(RunResult, Vec<String>)>> {
-        let (log, out) = (lab.log_path(tag), lab.logs.join(format!("{}.jsonl", log_name(tag))));
+        let (log, out) = (lab.log_path(tag), RunLayout::checked(&lab.logs, &log_name(tag)));
         let ran = lab.execute(r, &exe, &out, &log, None, Some(config))?;
         if ran.status != Status::Exited(0) {
             return Ok(None);
@@ -133,19 +134,7 @@ pub(super) fn unchecked_units(lab: &Lab<'_>, r: &Recipe, units: &[Unit], start: 
 }
 
 pub(super) fn diagnostics(built: &BuildResult) -> Vec<DiagnosticLike> {
-    built
-        .errors
-        .iter()
-        .map(|d| {
-            let primary = d.primary();
-            DiagnosticLike {
-                message: d.message.clone(),
-                rendered: d.rendered.clone().unwrap_or_else(|| d.message.clone()),
-                file: primary.map(|s| s.file.clone()),
-                line: primary.map(|s| s.line),
-            }
-        })
-        .collect()
+    built.errors.iter().map(DiagnosticLike::from_error).collect()
 }
 
 pub(super) fn declared_start(knobs: &[Knob], units: &[Unit]) -> Configuration {
@@ -470,7 +459,7 @@ fn run_original(lab: &Lab<'_>, r: &Recipe, worker: &Worker, counts: &mut Counts,
             log.display()
         )));
     };
-    let out = lab.logs.join("original.jsonl");
+    let out = RunLayout::checked(&lab.logs, "original");
     let ran = lab.execute(r, &exe, &out, &log, None, None).map_err(TuneError::internal)?;
     if ran.status == Status::TimedOut {
         return Err(TuneError::Original(anyhow!(

@@ -8,6 +8,7 @@ use std::time::Duration;
 
 use anyhow::{anyhow, Result};
 
+use crate::outdir::RunLayout;
 use crate::cargo::{self, BuildOptions, BuildResult, Target};
 use crate::conversion;
 use crate::convert;
@@ -65,7 +66,7 @@ impl Lab<'_> {
     /// Runs a built program with a seed of the stochastic arithmetic (`None`: a native run, with
     /// the search's seed, which it does not use), its checks going to `out`; a single build's
     /// (DSA or native) with the units' formats. DSA runs detect overflows only.
-    pub(super) fn execute(&self, r: &Recipe, exe: &Path, out: &Path, log: &Path, seed: Option<u64>, formats: Option<&Configuration>) -> Result<process::RunResult> {
+    pub(super) fn execute(&self, r: &Recipe, exe: &Path, out: &Path, log: &Path, seed: Option<u64>, formats: Option<&Configuration>) -> Result<process::ProcessOutput> {
         let _ = std::fs::remove_file(out);
         let mut cmd = Command::new(exe.as_os_str())
             .args(self.settings.args.iter())
@@ -138,7 +139,7 @@ impl Lab<'_> {
     }
 
     pub(super) fn log_path(&self, what: &str) -> PathBuf {
-        self.logs.join(format!("{}.log", log_name(what)))
+        RunLayout::log(&self.logs, &log_name(what))
     }
 
     /// The run of a configuration with `seed` (`None`: native), from the cache or built and run
@@ -188,7 +189,7 @@ impl Lab<'_> {
         let _ = std::fs::remove_file(&log);
         let mut run = CandidateRun {
             configuration: config.clone(),
-            seed,
+            arithmetic: seed.into(),
             result: RunResult::Finished { records: Vec::new(), overflows: 0 },
             build_seconds: 0.0,
             run_seconds: 0.0,
@@ -225,7 +226,7 @@ impl Lab<'_> {
                 exe
             }
         };
-        let out = self.logs.join(format!("{}.jsonl", log_name(&tag)));
+        let out = RunLayout::checked(&self.logs, &log_name(&tag));
         let mut fastest = f64::INFINITY;
         for _ in 0..runs.max(1) {
             run.runs += 1;

@@ -1,0 +1,225 @@
+//! What a probe build's errors say about the knobs: pairs that share a type, pins, no-16-bit literals.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+use crate::model::{Knob, KnobKind};
+
+use super::diagnostic::DiagnosticLike;
+use super::messages::{expected_found, operator_headline, quoted, slots, strip_ansi, Slot};
+
+
+/// Two knobs rustc requires to share a type.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Pair {
+    /// The knob ids, smaller first.
+    pub knobs: (usize, usize),
+    /// `file:line` of an error that says so.
+    pub place: String,
+}
+
+/// A knob held at a format by a type rustc will not convert.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Pin {
+    /// The knob id.
+    pub knob: usize,
+    /// `file:line` of an error that says so.
+    pub place: String,
+    /// The type it meets: a plain float (`f64`) for a pin, `{float}` for a literal.
+    pub meets: String,
+}
+
+impl Pin {
+    /// Why a unit held by this pin stops at 32 bits, for the report.
+    pub fn no_16bit_reason(&self) -> String {
+        if self.meets == "{float}" {
+            format!("receives a float literal, which cannot be 16-bit (at {})", self.place)
+        } else {
+            format!("rustc refuses its 16-bit types: at {} it meets `{}`", self.place, self.meets)
+        }
+    }
+}
+
+/// An error of the probe build that names no coupling.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Unexplained {
+    /// `file:line`.
+    pub place: String,
+    /// rustc's headline.
+    pub message: String,
+    /// The knob ids of the probes the error names (its headline's, else its whole text's).
+    #[serde(default)]
+    pub probes: Vec<usize>,
+}
+
+impl fmt::Display for Unexplained {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.place, self.message)
+    }
+}
+
+/// What the probe build's errors say about the knobs.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Couplings {
+    /// Knobs that must share a type, in the order rustc reported them (no pair twice).
+    pub pairs: Vec<Pair>,
+    /// Knobs that meet a plain float type that cannot change: held at their declared format.
+    pub pinned: Vec<Pin>,
+    /// Knobs that receive a float literal where only `f32`/`f64` work: never 16-bit.
+    pub no_16bit: Vec<Pin>,
+    /// Errors that say nothing about knobs: a probe limitation (a trait the probe type lacks) or an
+    /// error of the crate itself. The search may then meet a configuration that does not build.
+    pub unexplained: Vec<Unexplained>,
+}
+
+impl Couplings {
+    /// Whether nothing was learned and nothing is left unexplained.
+    pub fn is_empty(&self) -> bool {
+        self.pairs.is_empty() && self.pinned.is_empty() && self.no_16bit.is_empty() && self.unexplained.is_empty()
+    }
+
+    pub(super) fn pair(&mut self, a: usize, b: usize, place: &str) {
+        let knobs = (a.min(b), a.max(b));
+        if a != b && !self.pairs.iter().any(|p| p.knobs == knobs) {
+            self.pairs.push(Pair { knobs, place: place.into() });
+        }
+    }
+
+    pub(super) fn pin(list: &mut Vec<Pin>, knob: usize, place: &str, meets: &str) {
+        if !list.iter().any(|p| p.knob == knob) {
+            list.push(Pin { knob, place: place.into(), meets: meets.into() });
+        }
+    }
+
+    /// Adds what `other` learned (pairs, pins, literals; no duplicates) and takes its unexplained
+    /// errors as the current ones.
+    pub fn absorb(&mut self, other: Couplings) {
+        for p in other.pairs {
+            self.pair(p.knobs.0, p.knobs.1, &p.place);
+        }
+        for p in other.pinned {
+            Self::pin(&mut self.pinned, p.knob, &p.place, &p.meets);
+        }
+        for p in other.no_16bit {
+            Self::pin(&mut self.no_16bit, p.knob, &p.place, &p.meets);
+        }
+        self.unexplained = other.unexplained;
+    }
+}
+
+/// Reads the probe build's errors: which knobs must share a type, which are pinned to their
+/// declared format, which cannot be 16-bit. Probe ids that are not knob ids are ignored.
+pub fn couplings(diagnostics: &[DiagnosticLike], knobs: &[Knob]) -> Couplings {
+    let kinds: BTreeMap<usize, KnobKind> = knobs.iter().map(|k| (k.id, k.kind)).collect();
+    let mut out = Couplings::default();
+    for d in diagnostics {
+        if d.message.starts_with("aborting due to") {
+            continue;
+        }
+        if !read_diagnostic(d, &kinds, &mut out) {
+            out.unexplained.push(Unexplained { place: d.place(), message: d.message.clone(), probes: named_probes(d) });
+        }
+    }
+    out
+}
+
+/// The probes an error names: its headline's, or where the headline names none, its whole text's.
+pub(super) fn named_probes(d: &DiagnosticLike) -> Vec<usize> {
+    let ids = |slots: Vec<Slot>| -> BTreeSet<usize> {
+        slots.into_iter().filter_map(|s| if let Slot::Probe(p) = s { Some(p) } else { None }).collect()
+    };
+    let mut found = ids(quoted(&d.message).into_iter().flat_map(slots).collect());
+    if found.is_empty() {
+        found = ids(slots(&strip_ansi(&d.rendered)));
+    }
+    found.into_iter().collect()
+}
+
+/// The conversion trait a probe lacks, from "the trait bound `Probe<f64, 17>: From<i32>` is not
+/// satisfied" (`From`, `Into`, `TryFrom`, `TryInto` with the probe as `Self`).
+pub(super) fn conversion_bound(message: &str) -> Option<String> {
+    let bound = message.strip_prefix("the trait bound `")?.strip_suffix("` is not satisfied")?;
+    let (this, tr) = bound.split_once(": ")?;
+    let probe = this.contains("Probe<");
+    let conversion = ["From<", "Into<", "TryFrom<", "TryInto<"].iter().any(|c| tr.starts_with(c));
+    (probe && conversion && !tr.contains("Probe<")).then(|| tr.to_string())
+}
+
+/// Adds what one error says; `false` when it says nothing about knobs.
+pub(super) fn read_diagnostic(d: &DiagnosticLike, kinds: &BTreeMap<usize, KnobKind>, out: &mut Couplings) -> bool {
+    let place = d.place();
+    let known = |id: &usize| kinds.contains_key(id);
+    let mut explained = false;
+    let mut meet = |probe: usize, other: &Slot, out: &mut Couplings| {
+        if !known(&probe) {
+            return;
+        }
+        match other {
+            Slot::Probe(q) if known(q) => {
+                out.pair(probe, *q, &place);
+                explained = true;
+            }
+            Slot::Plain(t) => {
+                Couplings::pin(&mut out.pinned, probe, &place, t);
+                explained = true;
+            }
+            Slot::Literal => {
+                // A `static`/`const` literal becomes 16-bit through half's const conversion.
+                if !matches!(kinds.get(&probe), Some(KnobKind::Static | KnobKind::Const)) {
+                    Couplings::pin(&mut out.no_16bit, probe, &place, "{float}");
+                }
+                explained = true;
+            }
+            _ => {}
+        }
+    };
+    let pairs = expected_found(&strip_ansi(&d.rendered));
+    for (expected, found) in &pairs {
+        let (e, f) = (slots(expected), slots(found));
+        if e.len() == f.len() {
+            for (a, b) in e.iter().zip(&f) {
+                match (a, b) {
+                    (Slot::Probe(p), other) | (other, Slot::Probe(p)) => meet(*p, other, out),
+                    _ => {}
+                }
+            }
+        } else {
+            // Shapes rustc printed differently: every probe of one side meets every float of the other.
+            for a in &e {
+                for b in &f {
+                    match (a, b) {
+                        (Slot::Probe(p), other) | (other, Slot::Probe(p)) => meet(*p, other, out),
+                        _ => {}
+                    }
+                }
+            }
+        }
+    }
+    if pairs.is_empty() {
+        // Trait errors ("a value of type `Vec<Probe<f64, 11>>` cannot be built from an iterator over
+        // elements of type `Probe<f64, 10>`", "cannot add `f64` to `Probe<f64, 3>`"): the headline's
+        // probes must agree; a plain float or literal counts only beside an operator.
+        let s: Vec<Slot> = quoted(&d.message).into_iter().flat_map(slots).collect();
+        let probes: Vec<usize> = s.iter().filter_map(|x| if let Slot::Probe(p) = x { Some(*p) } else { None }).collect();
+        let distinct: BTreeSet<usize> = probes.iter().copied().filter(|p| known(p)).collect();
+        if distinct.len() >= 2 {
+            let first = *distinct.iter().next().unwrap_or(&0);
+            for &p in distinct.iter().skip(1) {
+                meet(first, &Slot::Probe(p), out);
+            }
+        } else if let (Some(&p), true) = (distinct.iter().next(), operator_headline(&d.message)) {
+            for other in s.iter().filter(|x| matches!(x, Slot::Plain(_) | Slot::Literal)) {
+                meet(p, other, out);
+            }
+        } else if let (Some(&p), Some(conversion)) = (distinct.iter().next(), conversion_bound(&d.message)) {
+            // "the trait bound `Probe<f64, 17>: From<i32>` is not satisfied": which formats have
+            // the conversion is std's choice (`f64: From<i32>`, not `f32`), so the knob keeps
+            // the format it was written with.
+            Couplings::pin(&mut out.pinned, p, &place, &conversion);
+            explained = true;
+        }
+    }
+    explained
+}

@@ -1,0 +1,199 @@
+//! Reading the types in rustc's messages: the float slots of a type, the `expected`/`found` pairs.
+
+/// A float position in a type as rustc prints it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) enum Slot {
+    /// `Probe<F, ID>` (any path, `F` possibly `_`).
+    Probe(usize),
+    /// A plain float type: `f64`, `f32`, `f16`, `bf16` (any path).
+    Plain(String),
+    /// `{float}`: a float literal not yet given a type.
+    Literal,
+    /// `_`: a part rustc elided because it is the same on both sides.
+    Hole,
+}
+
+/// The float positions of a type text, in order.
+pub(super) fn slots(ty: &str) -> Vec<Slot> {
+    if ty.trim() == "floating-point number" {
+        return vec![Slot::Literal];
+    }
+    let chars: Vec<char> = ty.chars().collect();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < chars.len() {
+        let c = chars[i];
+        if c == '{' {
+            let end = chars[i..].iter().position(|&c| c == '}').map_or(chars.len(), |p| i + p + 1);
+            let inner: String = chars[i..end].iter().collect();
+            if inner == "{float}" {
+                out.push(Slot::Literal);
+            }
+            i = end;
+        } else if c.is_alphanumeric() || c == '_' {
+            // A path: segments joined by `::`.
+            let start = i;
+            loop {
+                while i < chars.len() && (chars[i].is_alphanumeric() || chars[i] == '_') {
+                    i += 1;
+                }
+                if i + 2 < chars.len() && chars[i] == ':' && chars[i + 1] == ':' && is_ident_start(chars[i + 2]) {
+                    i += 2;
+                } else {
+                    break;
+                }
+            }
+            let path: String = chars[start..i].iter().collect();
+            let last = path.rsplit("::").next().unwrap_or(&path);
+            if last == "Probe" && chars.get(i) == Some(&'<') {
+                let (args, end) = generic_args(&chars, i);
+                i = end;
+                if let Some(id) = args.last().and_then(|a| const_id(a)) {
+                    out.push(Slot::Probe(id));
+                }
+            } else if matches!(last, "f64" | "f32" | "f16" | "bf16") {
+                out.push(Slot::Plain(last.to_string()));
+            } else if path == "_" {
+                out.push(Slot::Hole);
+            }
+        } else {
+            i += 1;
+        }
+    }
+    out
+}
+
+pub(super) fn is_ident_start(c: char) -> bool {
+    c.is_alphabetic() || c == '_'
+}
+
+/// The top-level arguments of the `<..>` opening at `open`, and the index after its `>`.
+pub(super) fn generic_args(chars: &[char], open: usize) -> (Vec<String>, usize) {
+    let mut depth = 0usize;
+    let mut args = Vec::new();
+    let mut current = String::new();
+    let mut i = open;
+    while i < chars.len() {
+        let c = chars[i];
+        match c {
+            '<' | '(' | '[' | '{' => {
+                if depth > 0 {
+                    current.push(c);
+                }
+                depth += 1;
+            }
+            '>' | ')' | ']' | '}' => {
+                depth = depth.saturating_sub(1);
+                if depth == 0 {
+                    args.push(current.trim().to_string());
+                    return (args, i + 1);
+                }
+                current.push(c);
+            }
+            ',' if depth == 1 => args.push(std::mem::take(&mut current).trim().to_string()),
+            _ => current.push(c),
+        }
+        i += 1;
+    }
+    (args, chars.len())
+}
+
+/// A const generic argument as rustc prints it: `7`, `7_u32`, `{7}`.
+pub(super) fn const_id(arg: &str) -> Option<usize> {
+    let a = arg.trim().trim_start_matches('{').trim_end_matches('}');
+    let digits = a.strip_suffix("_u32").or_else(|| a.strip_suffix("u32")).unwrap_or(a);
+    digits.parse().ok()
+}
+
+/// Every `expected X, found Y` of a rendered diagnostic: labels ("expected `&[f64]`, found
+/// `&Vec<Probe<f64, 2>>`") and notes ("expected reference `..`" over "found reference `..`"),
+/// `floating-point number` as `{float}`.
+pub(crate) fn expected_found(text: &str) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    let mut from = 0;
+    while let Some(p) = text[from..].find("expected ") {
+        let at = from + p;
+        from = at + "expected ".len();
+        if text[..at].chars().next_back().is_some_and(|c| c.is_alphanumeric() || c == '_') {
+            continue;
+        }
+        let Some((expected, after)) = operand(&text[from..]) else { continue };
+        let rest = &text[from + after..];
+        let Some(skip) = found_separator(rest) else { continue };
+        let Some((found, _)) = operand(&rest[skip..]) else { continue };
+        out.push((expected, found));
+    }
+    out
+}
+
+/// A type after "expected "/"found ": optional kind words ("struct", "mutable reference"), then a
+/// backquoted type, or "floating-point number". Returns the type and the length read.
+pub(super) fn operand(s: &str) -> Option<(String, usize)> {
+    const LITERAL: &str = "floating-point number";
+    if s.starts_with(LITERAL) {
+        return Some(("{float}".into(), LITERAL.len()));
+    }
+    let tick = s.find('`')?;
+    let kind = &s[..tick];
+    let words_ok = kind.is_empty()
+        || (kind.ends_with(' ')
+            && kind.split_whitespace().count() <= 4
+            && kind.chars().all(|c| c.is_ascii_lowercase() || c == ' ' || c == '-'));
+    if !words_ok {
+        return None;
+    }
+    let close = s[tick + 1..].find('`')?;
+    let ty = &s[tick + 1..tick + 1 + close];
+    if ty.contains('\n') {
+        return None;
+    }
+    Some((ty.to_string(), tick + 1 + close + 1))
+}
+
+/// The bytes between an expected type and "found ": `, ` on a label, a line break and indent in a
+/// note.
+pub(super) fn found_separator(rest: &str) -> Option<usize> {
+    if let Some(r) = rest.strip_prefix(", found ") {
+        return Some(rest.len() - r.len());
+    }
+    let trimmed = rest.trim_start_matches([' ', '\t']);
+    let trimmed = trimmed.strip_prefix("\r\n").or_else(|| trimmed.strip_prefix('\n'))?;
+    let trimmed = trimmed.trim_start_matches([' ', '\t']);
+    let r = trimmed.strip_prefix("found ")?;
+    Some(rest.len() - r.len())
+}
+
+/// `text` without ANSI colour sequences (`ESC [ ... letter`), as in a build run with colours.
+pub(crate) fn strip_ansi(text: &str) -> std::borrow::Cow<'_, str> {
+    if !text.contains('\u{1b}') {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c == '\u{1b}' && chars.peek() == Some(&'[') {
+            chars.next();
+            for c in chars.by_ref() {
+                if ('@'..='~').contains(&c) {
+                    break;
+                }
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    std::borrow::Cow::Owned(out)
+}
+
+/// Words of a headline naming an operator between two types ("cannot add `A` to `B`",
+/// "can't compare `A` with `B`"): a knob meeting a plain float there cannot change type.
+pub(super) fn operator_headline(message: &str) -> bool {
+    ["cannot add", "cannot subtract", "cannot multiply", "cannot divide", "cannot calculate the remainder", "can't compare", "no implementation for `"]
+        .iter()
+        .any(|w| message.contains(w))
+}
+
+/// Backquoted spans of a headline.
+pub(super) fn quoted(message: &str) -> Vec<&str> {
+    message.split('`').skip(1).step_by(2).collect()
+}
