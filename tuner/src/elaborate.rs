@@ -25,6 +25,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use fptune_syntax::EXPRESSION_MACROS;
 use proc_macro2::{TokenStream, TokenTree};
 
 use syn::spanned::Spanned;
@@ -112,13 +113,6 @@ pub fn texts(sources: &[(String, String)], elaborated: &[Elaborated]) -> Vec<(St
         .map(|(rel, text)| (rel.clone(), by_file.get(rel.as_str()).map_or_else(|| text.clone(), |e| e.spliced.text.clone())))
         .collect()
 }
-
-/// The macros whose arguments `#[fptune::tune]` rewrites as expressions: literals in them are
-/// elaborated too.
-pub const EXPRESSION_MACROS: [&str; 16] = [
-    "println", "print", "eprintln", "eprint", "format", "write", "writeln", "panic", "assert", "assert_eq",
-    "assert_ne", "debug_assert", "debug_assert_eq", "debug_assert_ne", "check", "vec",
-];
 
 /// The names of the `macro_rules!` macros the crate defines.
 pub fn crate_macros(sources: &[(String, String)]) -> BTreeSet<String> {
