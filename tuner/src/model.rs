@@ -239,7 +239,7 @@ impl Record {
     /// `name[index]`, a printed value's expression spaced as people write it (the macro names it
     /// by its tokens: `v . iter () . sum :: < f64 > ()`).
     pub fn label(&self) -> String {
-        let name = if self.name.starts_with(fptune::__rt::PRINTED_PREFIX) { tidy_tokens(&self.name) } else { self.name.clone() };
+        let name = if self.name.starts_with(fptune::contract::PRINTED_PREFIX) { tidy_tokens(&self.name) } else { self.name.clone() };
         format!("{name}[{}]", self.index)
     }
 }

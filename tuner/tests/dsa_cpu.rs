@@ -59,5 +59,5 @@ fn dsa_builds_for_this_machines_cpu_give_the_default_builds_samples_bit_for_bit(
     assert!(tail.contains("CANCELLATION") && tail.contains("UNDERFLOW"), "the run counted instabilities: {tail}");
     assert_same("this machine's", &expected, &run(&native, &[]));
     // The default build's SSE2 kernels, which a CPU without AVX-512 or FMA runs.
-    assert_same("the SSE2 kernels", &expected, &run(&baseline, &[(fptune::stochastic::SIMD_ENV, "sse2")]));
+    assert_same("the SSE2 kernels", &expected, &run(&baseline, &[(fptune::contract::SIMD_ENV, fptune::contract::SIMD_SSE2)]));
 }

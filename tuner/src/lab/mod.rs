@@ -112,7 +112,7 @@ struct Recipe {
     sources: Sources,
     /// Zero-touch: the knobs were marked by fptune.
     auto: bool,
-    /// Runs record the floats the program prints ([`fptune::__rt::PRINTED_ENV`]).
+    /// Runs record the floats the program prints ([`fptune::contract::PRINTED_ENV`]).
     printed: bool,
     /// Positions of printed values that change from run to run ([`Prepared::unsteady`]).
     unsteady: BTreeSet<usize>,
@@ -192,7 +192,7 @@ pub struct Lab<'a> {
     /// retraces its path to the configuration refused and only then meets new candidates.
     two_seeds: std::sync::OnceLock<HashSet<Configuration>>,
     /// Whether DSA runs decide order comparisons on numerical noise by the samples' mean
-    /// ([`fptune::stochastic::NOISE_ORDER_ENV`]): set once the DSA reference has run
+    /// ([`fptune::contract::NOISE_ORDER_ENV`]): set once the DSA reference has run
     /// ([`Lab::dsa_reference`]), which the single build made beside it waits for.
     noise_by_mean: std::sync::OnceLock<bool>,
     /// When the cache was last written.

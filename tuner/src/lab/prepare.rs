@@ -53,7 +53,7 @@ pub struct Prepared {
 impl Lab<'_> {
     /// The DSA reference: `start` under DSA with CADNA's comparisons, and when that run fails
     /// (a crash or a timeout), once more with order comparisons on numerical noise decided by the
-    /// samples' mean, as every DSA run then is ([`fptune::stochastic::NOISE_ORDER_ENV`]; the
+    /// samples' mean, as every DSA run then is ([`fptune::contract::NOISE_ORDER_ENV`]; the
     /// cache's runs are then those of that key). With the run, whether it was recalled, and the
     /// first run's failure when there was a second.
     ///
@@ -508,7 +508,7 @@ fn run_original(lab: &Lab<'_>, r: &Recipe, worker: &Worker, counts: &mut Counts,
             )));
         }
         for (i, (a, b)) in original_records.iter().zip(&second).enumerate() {
-            if a.samples != b.samples && a.name.starts_with(fptune::__rt::PRINTED_PREFIX) {
+            if a.samples != b.samples && a.name.starts_with(fptune::contract::PRINTED_PREFIX) {
                 unsteady.insert(i);
             }
         }
@@ -517,7 +517,7 @@ fn run_original(lab: &Lab<'_>, r: &Recipe, worker: &Worker, counts: &mut Counts,
             warnings.push(format!(
                 "{} printed value(s) change from run to run and are not checked: {}",
                 unsteady.len(),
-                names.into_iter().map(|n| n.trim_start_matches(fptune::__rt::PRINTED_PREFIX).to_string()).collect::<Vec<_>>().join(", ")
+                names.into_iter().map(|n| n.trim_start_matches(fptune::contract::PRINTED_PREFIX).to_string()).collect::<Vec<_>>().join(", ")
             ));
         }
     }

@@ -8,6 +8,8 @@ use std::time::Duration;
 
 use anyhow::{anyhow, Result};
 
+use fptune::contract;
+
 use crate::outdir::RunLayout;
 use crate::cargo::{self, BuildOptions, BuildResult, Target};
 use crate::conversion;
@@ -70,34 +72,34 @@ impl Lab<'_> {
         let _ = std::fs::remove_file(out);
         let mut cmd = Command::new(exe.as_os_str())
             .args(self.settings.args.iter())
-            .env("FPTUNE_OUT", out.as_os_str())
-            .env("FPTUNE_SEED", seed.unwrap_or(self.settings.seed).to_string())
+            .env(contract::OUT_ENV, out.as_os_str())
+            .env(contract::SEED_ENV, seed.unwrap_or(self.settings.seed).to_string())
             .env("RUST_BACKTRACE", "0");
         // In a copy of the package, as it was: what the program writes stays there.
         let dir = self.run_dirs.take()?;
         cmd = cmd.cwd(dir.root().to_path_buf());
         if let Some(config) = formats {
-            cmd = cmd.env(fptune::__rt::FORMATS_ENV, config.key());
+            cmd = cmd.env(contract::FORMATS_ENV, config.key());
         }
         if r.printed {
-            cmd = cmd.env(fptune::__rt::PRINTED_ENV, "1");
+            cmd = cmd.env(contract::PRINTED_ENV, contract::PRINTED_ON);
         }
         if seed.is_some() {
             // Validity needs the overflows only (DESIGN.md, "Validation"); the other kinds'
             // checks would cost a quarter of a run's time and change none of its values.
-            cmd = cmd.env(fptune::stochastic::DETECT_ENV, "overflow");
+            cmd = cmd.env(contract::DETECT_ENV, contract::DETECT_OVERFLOW);
         }
         if self.stops_at_overflow(r, seed, formats.is_some()) {
-            cmd = cmd.env(fptune::stochastic::STOP_ON_OVERFLOW_ENV, "1");
+            cmd = cmd.env(contract::STOP_ON_OVERFLOW_ENV, contract::STOP_ON_OVERFLOW_ON);
         }
         if seed.is_some() && self.noise_by_mean.get() == Some(&true) {
-            cmd = cmd.env(fptune::stochastic::NOISE_ORDER_ENV, "mean");
+            cmd = cmd.env(contract::NOISE_ORDER_ENV, contract::NOISE_ORDER_MEAN);
         }
         process::run(&cmd, self.timeout(), log)
     }
 
     /// Whether a candidate's run under DSA with `seed` (`None`: native), of a single build or
-    /// not, ends at its first 16-bit overflow ([`fptune::stochastic::STOP_ON_OVERFLOW_ENV`]): DSA
+    /// not, ends at its first 16-bit overflow ([`contract::STOP_ON_OVERFLOW_ENV`]): DSA
     /// runs, and runs of the native single build (whose 16-bit roundings check for it; a
     /// configuration's own native build does not).
     pub(super) fn stops_at_overflow(&self, r: &Recipe, seed: Option<u64>, single: bool) -> bool {
@@ -239,7 +241,7 @@ impl Lab<'_> {
                     let checked = validate::read_run(&out)?;
                     RunResult::Finished { overflows: checked.overflows(), records: checked.records }
                 }
-                Status::Exited(fptune::stochastic::OVERFLOW_EXIT_CODE) if self.stops_at_overflow(r, seed, single.is_some()) => {
+                Status::Exited(contract::OVERFLOW_EXIT_CODE) if self.stops_at_overflow(r, seed, single.is_some()) => {
                     RunResult::Overflowed
                 }
                 Status::Exited(code) => {

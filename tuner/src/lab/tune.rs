@@ -71,7 +71,7 @@ pub fn tune(settings: &Settings, ws: &Workspace, inv: &Inventory, console: &Cons
 pub fn tune_for(lab: &Lab<'_>, prepared: &Prepared, req: &Requirement) -> Result<Tuned, TuneError> {
     let started = Instant::now();
     let mut counts = Counts::default();
-    let printed = |r: &Record| r.name.starts_with(fptune::__rt::PRINTED_PREFIX);
+    let printed = |r: &Record| r.name.starts_with(fptune::contract::PRINTED_PREFIX);
     let reference = validate::reference_with(prepared.reference.clone(), req, &prepared.unsteady, printed)
         .map_err(|e| TuneError::Requirement(anyhow!("{e}")))?;
     let mut requirement_warnings = Vec::new();
@@ -79,7 +79,7 @@ pub fn tune_for(lab: &Lab<'_>, prepared: &Prepared, req: &Requirement) -> Result
     if !unknown.is_empty() {
         let mut sites: std::collections::BTreeMap<&str, usize> = std::collections::BTreeMap::new();
         for &i in &unknown {
-            *sites.entry(reference.records[i].name.trim_start_matches(fptune::__rt::PRINTED_PREFIX)).or_default() += 1;
+            *sites.entry(reference.records[i].name.trim_start_matches(fptune::contract::PRINTED_PREFIX)).or_default() += 1;
         }
         requirement_warnings.push(format!(
             "{} printed value(s) have fewer exact digits than required in the reference itself (every knob at the top \

@@ -646,7 +646,7 @@ mod tests {
     fn a_command_line_is_quoted_for_a_shell() {
         let cmd = Command::new("cargo")
             .args(["build", "--features", "fptune/stochastic", "it's here", ""])
-            .env("FPTUNE_OUT", "/tmp/a b")
+            .env(fptune::contract::OUT_ENV, "/tmp/a b")
             .env_remove("RUSTFLAGS");
         assert_eq!(
             cmd.display(),

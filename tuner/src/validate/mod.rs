@@ -307,8 +307,8 @@ fn same_value(a: &Record, b: &Record) -> bool {
 /// (`printed src/main.rs:42`); the expression text after it differs from build to build (the
 /// stochastic build's conversions are written into it).
 fn identity(name: &str) -> &str {
-    match name.strip_prefix(fptune::__rt::PRINTED_PREFIX) {
-        Some(rest) => &name[..fptune::__rt::PRINTED_PREFIX.len() + rest.find(' ').unwrap_or(rest.len())],
+    match name.strip_prefix(fptune::contract::PRINTED_PREFIX) {
+        Some(rest) => &name[..fptune::contract::PRINTED_PREFIX.len() + rest.find(' ').unwrap_or(rest.len())],
         None => name,
     }
 }

@@ -55,7 +55,7 @@ pub struct Run {
 impl Run {
     /// 16-bit overflows detected before the last check (the `overflows` of [`validate`]).
     pub fn overflows(&self) -> u64 {
-        self.instabilities.get("overflow").copied().unwrap_or(0)
+        self.instabilities.get(fptune::stochastic::Instability::Overflow.key()).copied().unwrap_or(0)
     }
 }
 

@@ -95,6 +95,31 @@ fn records_parse_with_non_finite_samples_as_strings() {
 }
 
 #[test]
+fn records_are_read_under_the_runtimes_field_names() {
+    // The runtime writes its JSON lines with the field names of `fptune::contract::record`, and
+    // the tuner reads them with serde's: a line made of the contract's names parses, non-finite
+    // values and instability counts included.
+    use fptune::contract::record::*;
+    use fptune::stochastic::Instability;
+    let line = serde_json::json!({
+        NAME: "x",
+        INDEX: 2,
+        FORMAT: "binary32",
+        STOCHASTIC: true,
+        SAMPLES: [1.5, INF, NEG_INF],
+        DIGITS: NAN,
+        INSTABILITIES: { Instability::Overflow.key(): 4 },
+    });
+    let run = parse_run(&format!("{line}\n")).expect("parses");
+    let r = &run.records[0];
+    assert_eq!((r.name.as_str(), r.index, r.format.as_str(), r.stochastic), ("x", 2, "binary32", true));
+    assert_eq!(&r.samples[..2], &[1.5, f64::INFINITY]);
+    assert_eq!(r.samples[2], f64::NEG_INFINITY);
+    assert!(r.digits.is_nan());
+    assert_eq!(run.overflows(), 4);
+}
+
+#[test]
 fn instability_counts_are_the_latest_totals() {
     // Lines as `fptune::check!` writes them (stochastic/src/check.rs).
     let text = concat!(
