@@ -329,16 +329,22 @@ pub fn run(args: &BatchArgs) -> Result<BatchOutcome> {
             break;
         }
     }
+    std::fs::write(BatchLayout(&out).summary(), summary_markdown(&args.digits, &tables)).context("writing summary.md")?;
+    Ok(BatchOutcome { tables, out, code })
+}
+
+/// `summary.md`: the requirements as given (`digits`), then every crate's table, each tuned
+/// crate's with its chart.
+fn summary_markdown(digits: &str, tables: &[CrateTable]) -> String {
     let mut summary = String::from("# fptune batch\n\n");
-    let _ = writeln!(summary, "Requirements: {}.\n", args.digits);
-    for t in &tables {
+    let _ = writeln!(summary, "Requirements: {digits}.\n");
+    for t in tables {
         summary.push_str(&t.markdown());
         if t.error.is_none() {
             let _ = writeln!(summary, "\n![{0}]({0}/chart.png)\n", t.package);
         }
     }
-    std::fs::write(BatchLayout(&out).summary(), summary).context("writing summary.md")?;
-    Ok(BatchOutcome { tables, out, code })
+    summary
 }
 
 /// Tunes one crate for every requirement.
@@ -649,16 +655,25 @@ mod snapshots {
         Ok(())
     }
 
-    #[test]
-    fn table_md_of_a_crate_not_tuned() {
-        let table = CrateTable {
+    /// A crate whose `cargo metadata` failed.
+    fn not_tuned() -> CrateTable {
+        CrateTable {
             error: Some(
                 "cannot read the crate with `cargo metadata`: run cargo fptune in a crate's directory, or give --manifest-path \
                  path/to/Cargo.toml: `cargo metadata` exited with an error: error: manifest path `samples/missing/Cargo.toml` does not exist"
                     .into(),
             ),
             ..CrateTable::empty("missing", Path::new("samples/missing/Cargo.toml"))
-        };
-        insta::assert_snapshot!("table_md_not_tuned", table.markdown());
+        }
+    }
+
+    #[test]
+    fn table_md_of_a_crate_not_tuned() {
+        insta::assert_snapshot!("table_md_not_tuned", not_tuned().markdown());
+    }
+
+    #[test]
+    fn summary_md() {
+        insta::assert_snapshot!("summary_md", summary_markdown("1..=6,16", &[hilbert(), not_tuned()]));
     }
 }
