@@ -1,5 +1,5 @@
-//! The tool's exit codes, one enum with the meaning of each (README, "What fptune promises, and
-//! its exit codes"; `cargo fptune --help` lists them from here).
+//! The tool's exit codes, one enum with the meaning of each (the README's "Exit codes",
+//! `docs/promises.md`; `cargo fptune --help` lists them from here).
 
 /// How `cargo fptune` ends.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
