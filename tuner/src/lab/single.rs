@@ -48,7 +48,7 @@ impl Lab<'_> {
 
     /// Builds the single build's sources ([`convert::single_build_sources`]) on `worker`: under
     /// DSA (`stochastic`: knobs as `Knob<F, U>`, every item marked for conversion, the
-    /// `stochastic` feature on), or natively (knobs as `Knob<F, U, Ndyn>`, the rest of the code
+    /// `stochastic` feature on), or natively (knobs as `Knob<F, U, DynNative>`, the rest of the code
     /// as it is, as a candidate's native build). The program is kept beside the worker's builds
     /// (the worker goes on building other configurations); why not when it does not compile.
     pub(super) fn build_single(&self, r: &Recipe, worker: &Worker, stochastic: bool) -> Result<Result<PathBuf, String>> {
