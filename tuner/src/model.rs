@@ -476,8 +476,15 @@ impl Arithmetic {
             Arithmetic::Dsa { seed } => Some(seed),
         }
     }
+
+    /// Whether it is discrete stochastic arithmetic (with any seed).
+    pub fn is_dsa(self) -> bool {
+        matches!(self, Arithmetic::Dsa { .. })
+    }
 }
 
+// The cache's `"seed"` field is read and written through these two (`#[serde(from, into)]`);
+// the tuner's own code says `Arithmetic`.
 impl From<Option<u64>> for Arithmetic {
     /// A seed is DSA with it; none is native.
     fn from(seed: Option<u64>) -> Arithmetic {
