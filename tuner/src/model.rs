@@ -514,7 +514,7 @@ pub struct CandidateRun {
     /// Seconds spent running (for a native run timed several times: the fastest).
     pub run_seconds: f64,
     /// How many times it ran ([`CandidateRun::run_seconds`] is the fastest): the search runs a
-    /// candidate once, the final check times a native build by the fastest of three.
+    /// candidate once, the re-check times a native build by the fastest of three.
     #[serde(default = "one")]
     pub runs: u32,
     /// The candidate's log, relative to the output dir.

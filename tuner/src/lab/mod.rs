@@ -46,7 +46,7 @@ use crate::workspace::{RunTarget, Workspace};
 
 pub use counts::Counts;
 pub use prepare::{prepare, Prepared};
-pub use recheck::FinalCheck;
+pub use recheck::Recheck;
 pub use tune::{tune, tune_for, Tuned};
 
 use cached::cache_key;

@@ -1,6 +1,6 @@
 //! Checks and re-checks: the runs a candidate must pass, in order ([`checks`]), the modes a
 //! failed re-check turns on (native after, two seeds), and the re-checks of the configuration a
-//! search found ([`final_check`]).
+//! search found ([`recheck`]).
 
 use std::collections::HashSet;
 
@@ -94,7 +94,7 @@ pub(super) fn checks(seed: u64, screened: bool, second_seed: bool, native_after:
 /// The final configuration re-verified: an independent DSA run (another seed), then rebuilt
 /// natively and run.
 #[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
-pub struct FinalCheck {
+pub struct Recheck {
     /// Whether an independent DSA run of the configuration (seed + 1) is valid too.
     pub dsa_recheck_valid: bool,
     /// Why not, if not.
@@ -116,14 +116,14 @@ pub struct FinalCheck {
     pub tuned_seconds: Option<f64>,
 }
 
-pub(super) fn final_check(
+pub(super) fn recheck(
     lab: &Lab<'_>,
     prepared: &Prepared,
     config: &Configuration,
     reference: &Reference,
     req: &Requirement,
     counts: &mut Counts,
-) -> Result<FinalCheck> {
+) -> Result<Recheck> {
     // Native builds are timed by the fastest of three runs (the search ran them once). The
     // configuration found is confirmed by its own build, not the single build's.
     let run = |worker: &Worker, config: &Configuration, arithmetic: Arithmetic| -> Result<(CandidateRun, bool)> {
@@ -183,7 +183,7 @@ pub(super) fn final_check(
         // branch decided otherwise): report it, do not lose the search.
         _ => (tuned.failure(), None, None),
     };
-    Ok(FinalCheck {
+    Ok(Recheck {
         dsa_recheck_valid: dsa_recheck.is_none(),
         dsa_recheck_reason: dsa_recheck,
         dsa_recheck_seed: Some(recheck_seed),
