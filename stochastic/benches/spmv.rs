@@ -4,10 +4,10 @@
 //! Run: `cargo bench -p fptune --bench spmv`. `FPTUNE_BENCH_N=7000` chooses the order (CG class W),
 //! `FPTUNE_BENCH_REPS=3` the repetitions (the minimum is kept), `FPTUNE_BENCH_TYPES=sf64,sf32`
 //! restricts the other rows to some of `nknobs sf64 sf32 sf16 sbf16 sdyn64 sdyn32 sdyn16 knobs`
-//! (native f64 and f32 always run; `sdyn*` are the single build's run-time-format values, `Sdyn`,
+//! (native f64 and f32 always run; `sdyn*` are the single build's run-time-format values, `DynStochastic`,
 //! of one format, which the tuner's candidates compute with; `knobs` is the single build's mixed
 //! path, a binary16 matrix times a binary32 vector summed into a binary16 knob; `nknobs` the same
-//! with the native single build's knobs, `Ndyn`, which candidates' native runs compute with), `FPTUNE_BENCH_DETECTION=all` (or `off`)
+//! with the native single build's knobs, `DynNative`, which candidates' native runs compute with), `FPTUNE_BENCH_DETECTION=all` (or `off`)
 //! runs the stochastic types with that detection only. Times are the thread's CPU time where Linux reports it, else wall-clock time.
 //!
 //! Each row has 8 to 70 nonzeros (uniform) in random columns. The matrix entries are `x / 3` with
@@ -26,7 +26,7 @@ use std::time::Duration;
 mod common;
 use common::{thread_cpu_time, Clock, Inputs};
 
-use fptune::__rt::{Dyn, Fmt, Knob, Ndyn, Sdyn};
+use fptune::__rt::{DynFloat, FloatFormat, Knob, DynNative, DynStochastic};
 use fptune::{Sbf16, Sf16, Sf32, Sf64};
 
 /// The CSR pattern: row starts and column indices.
@@ -68,7 +68,7 @@ where
 /// is binary16 and its vector binary32 (units 0 and 1) and its sum a binary16 knob (unit 2): each
 /// product widens the matrix entry to binary32, and each partial sum is computed in binary32 and
 /// stored into the knob, rounded at random onto binary16.
-fn spmv_knobs<V: Dyn>(m: &Pattern, a: &[Knob<f64, 0, V>], p: &[Knob<f64, 1, V>], q: &mut [Knob<f64, 2, V>]) {
+fn spmv_knobs<V: DynFloat>(m: &Pattern, a: &[Knob<f64, 0, V>], p: &[Knob<f64, 1, V>], q: &mut [Knob<f64, 2, V>]) {
     for (i, qi) in q.iter_mut().enumerate() {
         let mut sum = Knob::<f64, 2, V>::default();
         for k in m.rowstr[i]..m.rowstr[i + 1] {
@@ -124,19 +124,19 @@ where
 }
 
 /// [`time`] of [`spmv_knobs`]: the matrix and vector made as [`time`] makes them in binary16 and
-/// binary32, then stored into their knobs: stochastic ones (`Sdyn`, the DSA single build's) or
-/// native ones (`Ndyn`, the native single build's).
-fn time_knobs<V: Dyn>(m: &Pattern, reps: usize) -> Duration {
+/// binary32, then stored into their knobs: stochastic ones (`DynStochastic`, the DSA single build's) or
+/// native ones (`DynNative`, the native single build's).
+fn time_knobs<V: DynFloat>(m: &Pattern, reps: usize) -> Duration {
     // SAFETY: the bench runs on one thread.
     unsafe { fptune::__rt::set_formats("f16,f32,f16") }.expect("three formats");
-    let value = |v: f64, f: Fmt, e: i32| {
+    let value = |v: f64, f: FloatFormat, e: i32| {
         let x = V::from_f64(v, f) / V::from_f64(3.0, f);
         let big = V::from_f64(2f64.powi(e), f);
         (x + x * big) - x * big
     };
     type Entries<V> = Vec<Knob<f64, 0, V>>;
     let (a, p): (Entries<V>, Vec<Knob<f64, 1, V>>) =
-        inputs(m, |v| Knob::from_dyn(value(v, Fmt::F16, 4)), |v| Knob::from_dyn(value(v, Fmt::F32, 8)));
+        inputs(m, |v| Knob::from_dyn(value(v, FloatFormat::F16, 4)), |v| Knob::from_dyn(value(v, FloatFormat::F32, 8)));
     let mut q = vec![Knob::<f64, 2, V>::default(); p.len()];
     fastest(reps, || spmv_knobs(black_box(m), black_box(&a), black_box(&p), black_box(&mut q)))
 }
@@ -178,7 +178,7 @@ fn main() {
         );
     };
     if want("nknobs") {
-        row("native knobs f16 * f32 -> f16", "-", time_knobs::<Ndyn>(&m, reps), "nknobs/f32", t32);
+        row("native knobs f16 * f32 -> f16", "-", time_knobs::<DynNative>(&m, reps), "nknobs/f32", t32);
     }
     let mut notes = Vec::new();
     for &on in &detections {
@@ -197,18 +197,18 @@ fn main() {
         if want("sbf16") {
             row("Sbf16", detection, time(&m, reps, Sbf16::from, 3, Sbf16::default()), "Sbf16/f32", t32);
         }
-        // The single build's run-time-format values (`Sdyn`), each of one format.
+        // The single build's run-time-format values (`DynStochastic`), each of one format.
         if want("sdyn64") {
-            row("Sdyn f64", detection, time(&m, reps, |x| Sdyn::of(Sf64::from(x)), 18, Sdyn::of(Sf64::default())), "Sdyn/f64", t64);
+            row("DynStochastic f64", detection, time(&m, reps, |x| DynStochastic::of(Sf64::from(x)), 18, DynStochastic::of(Sf64::default())), "DynStochastic/f64", t64);
         }
         if want("sdyn32") {
-            row("Sdyn f32", detection, time(&m, reps, |x| Sdyn::of(Sf32::from(x)), 8, Sdyn::of(Sf32::default())), "Sdyn/f32", t32);
+            row("DynStochastic f32", detection, time(&m, reps, |x| DynStochastic::of(Sf32::from(x)), 8, DynStochastic::of(Sf32::default())), "DynStochastic/f32", t32);
         }
         if want("sdyn16") {
-            row("Sdyn f16", detection, time(&m, reps, |x| Sdyn::of(Sf16::from(x)), 4, Sdyn::of(Sf16::default())), "Sdyn/f32", t32);
+            row("DynStochastic f16", detection, time(&m, reps, |x| DynStochastic::of(Sf16::from(x)), 4, DynStochastic::of(Sf16::default())), "DynStochastic/f32", t32);
         }
         if want("knobs") {
-            row("knobs f16 * f32 -> f16", detection, time_knobs::<Sdyn>(&m, reps), "knobs/f32", t32);
+            row("knobs f16 * f32 -> f16", detection, time_knobs::<DynStochastic>(&m, reps), "knobs/f32", t32);
         }
         if on {
             let report = fptune::stochastic::report();

@@ -19,7 +19,7 @@
 use half::{bf16, f16};
 
 use crate::format::Format;
-use crate::knob::{Knob, Ndyn, Sdyn, Tag};
+use crate::knob::{Knob, DynNative, DynStochastic, Tag};
 use crate::rt::Store;
 use crate::value::Stochastic;
 
@@ -124,7 +124,7 @@ impl<T: ToNative + Copy> ToNative for &[T] {
 
 /// The single build's values of run-time format: already the crate's own (stochastic in its DSA
 /// build), and made primitive in their declared format (`Knob<F, ..>`), or in `f64`
-/// (`Sdyn`, `Ndyn`, which carry no declared one).
+/// (`DynStochastic`, `DynNative`, which carry no declared one).
 macro_rules! dynamic {
     ($($V:ty),*) => {$(
         impl ToStochastic for $V {
@@ -157,7 +157,7 @@ macro_rules! dynamic {
         }
     )*};
 }
-dynamic!(Sdyn, Ndyn);
+dynamic!(DynStochastic, DynNative);
 
 macro_rules! containers {
     ($Trait:ident, $method:ident) => {

@@ -57,7 +57,7 @@ mod value;
 #[doc(hidden)]
 pub mod __rt {
     //! Support for the code `#[fptune::tune]` expands to: not a public API.
-    pub use crate::knob::{set_formats, Dyn, DynMath, Fmt, Knob, Ndyn, Sdyn, Tag, CONSTANT, FORMATS_ENV, MAX_UNITS};
+    pub use crate::knob::{set_formats, DynFloat, DynMath, FloatFormat, Knob, DynNative, DynStochastic, Tag, CONSTANT, FORMATS_ENV, MAX_UNITS};
     pub use crate::heal::{to_native, to_stochastic, ToNative, ToStochastic};
     pub use crate::printed::{printing, Printing, PRINTED_ENV, PRINTED_PREFIX};
     pub use crate::shown::Shown;

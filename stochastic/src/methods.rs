@@ -2,7 +2,7 @@
 //! gives a float kind the method set, or forwards it, is called through it.
 //!
 //! It serves the single build's values of run-time format (`knob`: the `DynMath` trait and the
-//! inherent methods of `Sdyn`, `Ndyn` and `Knob`), the two-operand dispatch (`rt/math2.rs`: the
+//! inherent methods of `DynStochastic`, `DynNative` and `Knob`), the two-operand dispatch (`rt/math2.rs`: the
 //! `Math2` trait and its implementations for every float kind) and num-traits' `Float` for
 //! `Stochastic<F>` (`traits/num.rs`, its one-operand methods). Lists that differ keep their own:
 //! `Stochastic<F>`'s inherent methods (`math.rs`: each its own rounding and instability);

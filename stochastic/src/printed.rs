@@ -78,6 +78,6 @@ fn record_generic<T: ?Sized>(v: &T, name: &str) {
     as_float!(
         f64, f32, crate::f16, crate::bf16,
         crate::Sf64, crate::Sf32, crate::Sf16, crate::Sbf16,
-        crate::__rt::Sdyn, crate::__rt::Ndyn
+        crate::__rt::DynStochastic, crate::__rt::DynNative
     );
 }

@@ -1,8 +1,8 @@
-//! The native single build: a program whose knobs are `Knob<F, U, Ndyn>`, run with the units'
+//! The native single build: a program whose knobs are `Knob<F, U, DynNative>`, run with the units'
 //! formats, gives bit for bit what the same code with the knobs' types written out gives
 //! natively, and counts no instability. (A process of its own: the formats are global.)
 
-use fptune::__rt::{set_formats, Knob, Ndyn};
+use fptune::__rt::{set_formats, Knob, DynNative};
 use fptune::__rt::{Checkable, Record};
 
 /// The kernel with its four knobs' types written out as `$a`, `$x`, `$s`, `$n`, in module `$m`.
@@ -11,7 +11,7 @@ macro_rules! written {
         #[fptune::tune]
         mod $m {
             #[allow(unused_imports)]
-            use fptune::__rt::{Knob, Ndyn};
+            use fptune::__rt::{Knob, DynNative};
             #[allow(unused_imports)]
             use fptune::{bf16, f16};
 
@@ -54,8 +54,8 @@ written!(w1: bf16, f16, f32, f32);
 written!(w2: f32, f64, bf16, f16);
 
 // The same code as the native single build writes it (under `#[fptune::tune]`, the markers
-// kept): every knob `Knob<f64, unit, Ndyn>`.
-written!(single: Knob<f64, 0, Ndyn>, Knob<f64, 1, Ndyn>, Knob<f64, 2, Ndyn>, Knob<f64, 3, Ndyn>);
+// kept): every knob `Knob<f64, unit, DynNative>`.
+written!(single: Knob<f64, 0, DynNative>, Knob<f64, 1, DynNative>, Knob<f64, 2, DynNative>, Knob<f64, 3, DynNative>);
 
 fn records(x: &dyn Checkable) -> Vec<Record> {
     let mut out = Vec::new();
@@ -105,7 +105,7 @@ fn a_run_of_the_native_single_build_is_the_configurations_native_build_bit_for_b
     // The knob's own type, whatever the run gives its unit.
     // SAFETY: as above.
     unsafe { set_formats("f64,f64,f64,f16") }.expect("formats");
-    assert_eq!(Knob::<f64, 3, Ndyn>::unit_format(), fptune::__rt::Fmt::F16);
+    assert_eq!(Knob::<f64, 3, DynNative>::unit_format(), fptune::__rt::FloatFormat::F16);
     // Natively, nothing is counted (binary16 sums of n = 400 overflow).
     assert_eq!(fptune::stochastic::report().total(), 0, "{}", fptune::stochastic::report());
 }

@@ -4,7 +4,7 @@
 
 use std::process::{Command, Output};
 
-use fptune::__rt::{Dyn, Fmt, Knob, Ndyn, FORMATS_ENV};
+use fptune::__rt::{DynFloat, FloatFormat, Knob, DynNative, FORMATS_ENV};
 use fptune::stochastic::{OVERFLOW_EXIT_CODE, SIMD_ENV, STOP_ON_OVERFLOW_ENV};
 use fptune::Sf16;
 
@@ -18,12 +18,12 @@ fn child() {
     match std::env::var(CHILD).as_deref() {
         Ok("formats") => println!(
             "formats {:?} {:?} {:?}",
-            Knob::<f64, 0, Ndyn>::unit_format(),
-            Knob::<f64, 1, Ndyn>::unit_format(),
-            Knob::<f32, 2, Ndyn>::unit_format()
+            Knob::<f64, 0, DynNative>::unit_format(),
+            Knob::<f64, 1, DynNative>::unit_format(),
+            Knob::<f32, 2, DynNative>::unit_format()
         ),
         Ok("native overflow") => {
-            let x = Knob::<f64, 0, Ndyn>::from_dyn(Ndyn::from_f64(60000.0, Fmt::F64));
+            let x = Knob::<f64, 0, DynNative>::from_dyn(DynNative::from_f64(60000.0, FloatFormat::F64));
             println!("product {}", x * x);
         }
         Ok("dsa overflow") => println!("product {}", Sf16::from(60000.0) * Sf16::from(2.0)),

@@ -28,9 +28,9 @@ pub fn configured_sources(
 /// `::fptune::__rt::Knob<F, U>` (`F` the declared format, `U` the unit), whose format each run
 /// reads from `FPTUNE_FORMATS`; pinned units keep their declared type. With `native` (the native
 /// single build, built without the `stochastic` feature), as `::fptune::__rt::Knob<F, U,
-/// ::fptune::__rt::Ndyn>`: each knob computes in its format's own round-to-nearest arithmetic.
+/// ::fptune::__rt::DynNative>`: each knob computes in its format's own round-to-nearest arithmetic.
 /// A `const` or `static` knob is a constant knob, `Knob<F, { U |
-/// ::fptune::__rt::CONSTANT }, ::fptune::__rt::Ndyn>` in both builds: its knobs keep their values
+/// ::fptune::__rt::CONSTANT }, ::fptune::__rt::DynNative>` in both builds: its knobs keep their values
 /// widened, so that the item's literal can be written before the format is known
 /// (`fptune::__rt::CONSTANT`), and native, as the primitive constants of a configuration's own
 /// stochastic build are. A unit that mixes them with variables (`let mut sum = EPSILON;`) writes
@@ -56,9 +56,9 @@ pub fn single_build_edits(
     for unit in units.iter().filter(|u| u.pinned.is_none()) {
         for &k in &unit.knobs {
             unit_of[k] = Some(if is_constant(&knobs[k]) {
-                format!("{{ {} | ::fptune::__rt::CONSTANT }}, ::fptune::__rt::Ndyn", unit.id)
+                format!("{{ {} | ::fptune::__rt::CONSTANT }}, ::fptune::__rt::DynNative", unit.id)
             } else if native {
-                format!("{}, ::fptune::__rt::Ndyn", unit.id)
+                format!("{}, ::fptune::__rt::DynNative", unit.id)
             } else {
                 unit.id.to_string()
             });
@@ -192,8 +192,8 @@ mod tests {
         assert!(dsa.contains("let b: Vec<::fptune::__rt::Knob<f32, 1>> = vec![2.0];"), "{dsa}");
         assert!(dsa.contains("let c: f64 = 3.0;"), "{dsa}");
         let native = written(true)?;
-        assert!(native.contains("let a: ::fptune::__rt::Knob<f64, 0, ::fptune::__rt::Ndyn> = 1.0;"), "{native}");
-        assert!(native.contains("let b: Vec<::fptune::__rt::Knob<f32, 1, ::fptune::__rt::Ndyn>> = vec![2.0];"), "{native}");
+        assert!(native.contains("let a: ::fptune::__rt::Knob<f64, 0, ::fptune::__rt::DynNative> = 1.0;"), "{native}");
+        assert!(native.contains("let b: Vec<::fptune::__rt::Knob<f32, 1, ::fptune::__rt::DynNative>> = vec![2.0];"), "{native}");
         assert!(native.contains("let c: f64 = 3.0;"), "{native}");
         syn::parse_file(&native)?;
         Ok(())
@@ -214,16 +214,16 @@ mod tests {
         for native in [false, true] {
             let files = single_build_sources(&inv.sources, &inv.knobs, &units, native)?;
             let out = &files[0].1;
-            let constant = "const C: [::fptune::__rt::Knob<f64, { 0 | ::fptune::__rt::CONSTANT }, ::fptune::__rt::Ndyn>; 2]";
+            let constant = "const C: [::fptune::__rt::Knob<f64, { 0 | ::fptune::__rt::CONSTANT }, ::fptune::__rt::DynNative>; 2]";
             assert!(out.contains(constant), "{out}");
-            assert!(out.contains("static S: ::fptune::__rt::Knob<f32, { 1 | ::fptune::__rt::CONSTANT }, ::fptune::__rt::Ndyn> = 0.5;"), "{out}");
-            let variable = if native { "::fptune::__rt::Knob<f64, 2, ::fptune::__rt::Ndyn>" } else { "::fptune::__rt::Knob<f64, 2>" };
+            assert!(out.contains("static S: ::fptune::__rt::Knob<f32, { 1 | ::fptune::__rt::CONSTANT }, ::fptune::__rt::DynNative> = 0.5;"), "{out}");
+            let variable = if native { "::fptune::__rt::Knob<f64, 2, ::fptune::__rt::DynNative>" } else { "::fptune::__rt::Knob<f64, 2>" };
             assert!(out.contains(&format!("let a: {variable} = C[0];")), "{out}");
         }
         // `a` made to share `C`'s type: each keeps its kind, both reading unit 0's format.
         let merged = [unit(0, vec![0, 2]), unit(1, vec![1])];
         let out = &single_build_sources(&inv.sources, &inv.knobs, &merged, false)?[0].1;
-        assert!(out.contains("const C: [::fptune::__rt::Knob<f64, { 0 | ::fptune::__rt::CONSTANT }, ::fptune::__rt::Ndyn>; 2]"), "{out}");
+        assert!(out.contains("const C: [::fptune::__rt::Knob<f64, { 0 | ::fptune::__rt::CONSTANT }, ::fptune::__rt::DynNative>; 2]"), "{out}");
         assert!(out.contains("let a: ::fptune::__rt::Knob<f64, 0> = C[0];"), "{out}");
         Ok(())
     }

@@ -476,8 +476,15 @@ impl Arithmetic {
             Arithmetic::Dsa { seed } => Some(seed),
         }
     }
+
+    /// Whether it is discrete stochastic arithmetic (with any seed).
+    pub fn is_dsa(self) -> bool {
+        matches!(self, Arithmetic::Dsa { .. })
+    }
 }
 
+// The cache's `"seed"` field is read and written through these two (`#[serde(from, into)]`);
+// the tuner's own code says `Arithmetic`.
 impl From<Option<u64>> for Arithmetic {
     /// A seed is DSA with it; none is native.
     fn from(seed: Option<u64>) -> Arithmetic {
@@ -507,7 +514,7 @@ pub struct CandidateRun {
     /// Seconds spent running (for a native run timed several times: the fastest).
     pub run_seconds: f64,
     /// How many times it ran ([`CandidateRun::run_seconds`] is the fastest): the search runs a
-    /// candidate once, the final check times a native build by the fastest of three.
+    /// candidate once, the re-check times a native build by the fastest of three.
     #[serde(default = "one")]
     pub runs: u32,
     /// The candidate's log, relative to the output dir.

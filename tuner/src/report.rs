@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::apply::{sha256, FileChange, Input};
 use crate::config::Settings;
-use crate::lab::{Counts, FinalCheck, Tuned};
+use crate::lab::{Counts, Recheck, Tuned};
 use crate::model::{Coupling, FloatFormat, Knob, Record, Unit};
 use crate::search::{Evidence, PassSummary};
 use crate::workspace::Workspace;
@@ -64,8 +64,9 @@ pub struct Report {
     pub passes: Vec<PassSummary>,
     /// Counts and times.
     pub counts: Counts,
-    /// Native re-check of the result.
-    pub final_check: FinalCheck,
+    /// The re-checks of the result (DSA with another seed, native), as `"final_check"`.
+    #[serde(rename = "final_check")]
+    pub recheck: Recheck,
     /// The reference's checked values.
     pub reference: Vec<Record>,
     /// Positions in `reference` of the values not judged: printed values the reference itself
@@ -190,7 +191,7 @@ pub fn write(settings: &Settings, ws: &Workspace, tuned: &Tuned) -> Result<Repor
         census,
         passes: tuned.search.passes.clone(),
         counts: tuned.counts.clone(),
-        final_check: tuned.final_check.clone(),
+        recheck: tuned.final_check.clone(),
         reference: tuned.reference.clone(),
         unchecked: tuned.unchecked.clone(),
         files,
@@ -231,7 +232,7 @@ pub fn table(report: &Report) -> String {
 /// A short summary: what was found and what it cost.
 pub fn summary(report: &Report) -> String {
     let c = &report.counts;
-    let f = &report.final_check;
+    let f = &report.recheck;
     let mut s = String::new();
     let _ = writeln!(
         s,

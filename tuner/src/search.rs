@@ -44,7 +44,7 @@
 //! so the result does not depend on `jobs` or on which candidate finished first; running several
 //! at once can only test a few configurations that a sequential run would have skipped.
 //!
-//! # The final check and the evidence
+//! # The minimality check and the evidence
 //!
 //! After the passes, for every unit that is neither pinned nor at the bottom of the ladder, the
 //! search makes sure that lowering it one more step from the final configuration has been tested
@@ -191,12 +191,12 @@ pub enum SearchEvent {
         /// How many of its candidates it lowered.
         lowered: usize,
     },
-    /// The final check begins.
+    /// The minimality check begins.
     CheckStarted {
         /// How many units could still go one step lower.
         units: usize,
     },
-    /// The final check ended.
+    /// The minimality check ended.
     CheckFinished {
         /// How many units it lowered (0 unless lowering is not monotone).
         lowered: usize,
@@ -222,7 +222,7 @@ pub struct PassSummary {
     pub cached: usize,
 }
 
-/// The final check, as it went.
+/// The minimality check, as it went.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CheckSummary {
     /// How many units could go one step lower when it began.
@@ -255,7 +255,7 @@ pub struct SearchResult {
     pub configuration: Configuration,
     /// The passes, in order.
     pub passes: Vec<PassSummary>,
-    /// The final check.
+    /// The minimality check.
     pub check: CheckSummary,
     /// Every outcome the search looked at, in order, once each (those from the cache with
     /// `cached: true`).
@@ -318,7 +318,7 @@ pub fn search(
         });
     }
 
-    let (check, evidence) = final_check(&mut session, units, ladder, &mut current)?;
+    let (check, evidence) = minimality_check(&mut session, units, ladder, &mut current)?;
     Ok(SearchResult { configuration: current, passes, check, tested: session.tested, evidence })
 }
 
@@ -481,7 +481,7 @@ fn minus(items: &[usize], removed: &[usize]) -> Vec<usize> {
 }
 
 /// Makes sure no unit can go one step lower (lowering those that can) and gathers the evidence.
-fn final_check(
+fn minimality_check(
     session: &mut Session<'_>,
     units: &[Unit],
     ladder: &Ladder,

@@ -3,9 +3,9 @@
 #[fptune::tune]
 mod kernel {
     #[tune]
-    pub const THIRD: ::fptune::__rt::Knob<f64, { 0 | ::fptune::__rt::CONSTANT }, ::fptune::__rt::Ndyn> = 1.0 / 3.0;
+    pub const THIRD: ::fptune::__rt::Knob<f64, { 0 | ::fptune::__rt::CONSTANT }, ::fptune::__rt::DynNative> = 1.0 / 3.0;
     #[tune]
-    pub static TENTHS: [::fptune::__rt::Knob<f64, { 1 | ::fptune::__rt::CONSTANT }, ::fptune::__rt::Ndyn>; 2] = [0.1, -0.1];
+    pub static TENTHS: [::fptune::__rt::Knob<f64, { 1 | ::fptune::__rt::CONSTANT }, ::fptune::__rt::DynNative>; 2] = [0.1, -0.1];
 }
 
 fn main() {

@@ -1,17 +1,17 @@
 //! The dispatch of `crate::rt` (operands, joins, stores, casts, folds) for knobs and values of
-//! run-time format, written once for any `V: Dyn` (`dyn_value!`).
+//! run-time format, written once for any `V: DynFloat` (`dyn_value!`).
 
 use super::*;
 
 /// Knobs and values of run-time format as operands: their value.
 pub trait Dynamic: Copy {
     /// The value's type.
-    type V: Dyn;
+    type V: DynFloat;
     /// The value.
     fn value_dyn(self) -> Self::V;
 }
 
-impl<F: Tag, const K: u32, V: Dyn> Dynamic for Knob<F, K, V> {
+impl<F: Tag, const K: u32, V: DynFloat> Dynamic for Knob<F, K, V> {
     type V = V;
     #[inline]
     fn value_dyn(self) -> V {
@@ -19,11 +19,11 @@ impl<F: Tag, const K: u32, V: Dyn> Dynamic for Knob<F, K, V> {
     }
 }
 
-impl<F: Tag, const K: u32, V: Dyn> Scalar for Knob<F, K, V> {}
+impl<F: Tag, const K: u32, V: DynFloat> Scalar for Knob<F, K, V> {}
 
-crate::rt::operand!([F: Tag, const K: u32, V: Dyn] Knob<F, K, V>);
-crate::rt::operand_mut!([F: Tag, const K: u32, V: Dyn] Knob<F, K, V>);
-crate::rt::item!([F: Tag, const K: u32, V: Dyn] Knob<F, K, V>);
+crate::rt::operand!([F: Tag, const K: u32, V: DynFloat] Knob<F, K, V>);
+crate::rt::operand_mut!([F: Tag, const K: u32, V: DynFloat] Knob<F, K, V>);
+crate::rt::item!([F: Tag, const K: u32, V: DynFloat] Knob<F, K, V>);
 
 /// `Join` of a run-time-format value or a knob (`$t`) with literals and native floats, both
 /// ways, and `CastOperand`.
@@ -34,7 +34,7 @@ macro_rules! join_dynamic {
             #[inline]
             fn join(a: Self, b: Lit) -> (Self::Out, Self::Out) {
                 let a = a.value_dyn();
-                (a, Dyn::lit(b, a.format()))
+                (a, DynFloat::lit(b, a.format()))
             }
         }
         impl<$($g)*> Join<$t> for Lit {
@@ -42,21 +42,21 @@ macro_rules! join_dynamic {
             #[inline]
             fn join(a: Lit, b: $t) -> (Self::Out, Self::Out) {
                 let b = b.value_dyn();
-                (Dyn::lit(a, b.format()), b)
+                (DynFloat::lit(a, b.format()), b)
             }
         }
         impl<B: Tag, $($g)*> Join<B> for $t {
             type Out = <$t as Dynamic>::V;
             #[inline]
             fn join(a: Self, b: B) -> (Self::Out, Self::Out) {
-                Dyn::meet(a.value_dyn(), Dyn::exact(b))
+                DynFloat::meet(a.value_dyn(), DynFloat::exact(b))
             }
         }
         impl<A: Tag, $($g)*> Join<$t> for A {
             type Out = <$t as Dynamic>::V;
             #[inline]
             fn join(a: A, b: $t) -> (Self::Out, Self::Out) {
-                Dyn::meet(Dyn::exact(a), b.value_dyn())
+                DynFloat::meet(DynFloat::exact(a), b.value_dyn())
             }
         }
         impl<T, $($g)*> CastOperand<T> for $t
@@ -71,7 +71,7 @@ macro_rules! join_dynamic {
         }
     )*};
 }
-join_dynamic!([F: Tag, const K: u32, V: Dyn] Knob<F, K, V>);
+join_dynamic!([F: Tag, const K: u32, V: DynFloat] Knob<F, K, V>);
 
 /// Everything between a kind of run-time-format value `$V` and the knobs holding it: `Join`s,
 /// stores and casts into knobs and into places of type `$V`, stores and casts out.
@@ -94,28 +94,28 @@ macro_rules! dyn_value {
             type Out = $V;
             #[inline]
             fn join(a: $V, b: $V) -> ($V, $V) {
-                Dyn::meet(a, b)
+                DynFloat::meet(a, b)
             }
         }
         impl<F: Tag, const K: u32> Join<$V> for Knob<F, K, $V> {
             type Out = $V;
             #[inline]
             fn join(a: Self, b: $V) -> ($V, $V) {
-                Dyn::meet(a.get(), b)
+                DynFloat::meet(a.get(), b)
             }
         }
         impl<F: Tag, const K: u32> Join<Knob<F, K, $V>> for $V {
             type Out = $V;
             #[inline]
             fn join(a: $V, b: Knob<F, K, $V>) -> ($V, $V) {
-                Dyn::meet(a, b.get())
+                DynFloat::meet(a, b.get())
             }
         }
         impl<A: Tag, B: Tag, const K: u32, const L: u32> Join<Knob<B, L, $V>> for Knob<A, K, $V> {
             type Out = $V;
             #[inline]
             fn join(a: Self, b: Knob<B, L, $V>) -> ($V, $V) {
-                Dyn::meet(a.get(), b.get())
+                DynFloat::meet(a.get(), b.get())
             }
         }
 
@@ -159,7 +159,7 @@ macro_rules! dyn_value {
         // type's in the configuration's own build); a new value of the value's own format.
         store_dyn_place!($V; [] $V => |x, f| x.to(f), x);
         store_dyn_place!($V; [F: Tag, const K: u32] Knob<F, K, $V> => |x, f| x.get().to(f), x.get());
-        store_dyn_place!($V; [] Lit => |x, f| <$V>::lit(x, f), <$V>::lit(x, Fmt::F64));
+        store_dyn_place!($V; [] Lit => |x, f| <$V>::lit(x, f), <$V>::lit(x, FloatFormat::F64));
 
         // Out of one into a native place: rounded to nearest, and `as` to a float the same.
         impl<B: Tag> Store<B> for $V {
@@ -259,7 +259,7 @@ macro_rules! cast_dyn_to_ints {
     };
 }
 
-dyn_value!(Sdyn, Ndyn);
+dyn_value!(DynStochastic, DynNative);
 
-cast_dyn_to_ints!(read; [] Sdyn, [F: Tag, const K: u32] Knob<F, K, Sdyn>);
-cast_dyn_to_ints!(read_native; [] Ndyn, [F: Tag, const K: u32] Knob<F, K, Ndyn>);
+cast_dyn_to_ints!(read; [] DynStochastic, [F: Tag, const K: u32] Knob<F, K, DynStochastic>);
+cast_dyn_to_ints!(read_native; [] DynNative, [F: Tag, const K: u32] Knob<F, K, DynNative>);

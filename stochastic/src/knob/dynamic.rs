@@ -1,5 +1,5 @@
-//! What the knob code needs of a value of run-time format (`Dyn`, with the method set `DynMath`),
-//! and what `Sdyn` and `Ndyn` have from it alike (`dyn_common!`).
+//! What the knob code needs of a value of run-time format (`DynFloat`, with the method set `DynMath`),
+//! and what `DynStochastic` and `DynNative` have from it alike (`dyn_common!`).
 
 use super::*;
 
@@ -62,9 +62,9 @@ macro_rules! dyn_math_inherent {
 }
 
 /// A value whose format is known only at run time: what arithmetic on the single build's knobs
-/// gives. [`Sdyn`] carries DSA samples (the DSA single build); [`Ndyn`] one value computed in its
+/// gives. [`DynStochastic`] carries DSA samples (the DSA single build); [`DynNative`] one value computed in its
 /// format's own round-to-nearest arithmetic (the native single build).
-pub trait Dyn:
+pub trait DynFloat:
     Copy
     + Debug
     + Default
@@ -86,13 +86,13 @@ pub trait Dyn:
     type Word: Copy + Debug;
 
     /// The value's format.
-    fn format(self) -> Fmt;
+    fn format(self) -> FloatFormat;
 
     /// What a knob of the value's format keeps of it.
     fn word(self) -> Self::Word;
 
     /// The value a knob of format `f` keeps as `w`.
-    fn from_word(w: Self::Word, f: Fmt) -> Self;
+    fn from_word(w: Self::Word, f: FloatFormat) -> Self;
 
     /// What a knob of a constant unit ([`CONSTANT`]) keeps of the value: its word with the value
     /// widened exactly to `f64`, whatever its format.
@@ -101,11 +101,11 @@ pub trait Dyn:
     /// The value a knob of a constant unit of format `f` keeps as `w`: rounded to nearest into
     /// `f` (exact for a value of that format; a literal's rounding, as the compiler's, for a
     /// constant's literal), counting nothing, as a primitive constant of format `f` would be.
-    fn from_wide_word(w: Self::Word, f: Fmt) -> Self;
+    fn from_wide_word(w: Self::Word, f: FloatFormat) -> Self;
 
     /// The value converted to format `f`: exactly when `f` holds the value's format (a retag),
     /// else rounded (at random under DSA, [`Stochastic::cast`]; to nearest natively).
-    fn to(self, f: Fmt) -> Self;
+    fn to(self, f: FloatFormat) -> Self;
 
     /// Two values in their common format (the first converted first, as [`Join`] does).
     #[inline]
@@ -116,23 +116,23 @@ pub trait Dyn:
     }
 
     /// A literal in format `f` ([`Lit`]: rounded to nearest).
-    fn lit(l: Lit, f: Fmt) -> Self;
+    fn lit(l: Lit, f: FloatFormat) -> Self;
 
     /// A native value, exactly, in its own format.
     fn exact<A: Tag>(x: A) -> Self;
 
     /// An `f64` rounded to nearest into format `f`.
-    fn from_f64(x: f64, f: Fmt) -> Self;
+    fn from_f64(x: f64, f: FloatFormat) -> Self;
 
     /// Zero in format `f`.
-    fn zero(f: Fmt) -> Self;
+    fn zero(f: FloatFormat) -> Self;
 
     /// The value stored into a native place of format `B`: rounded to nearest (under DSA, the
     /// mean: the samples are lost, as out of a stochastic value).
     fn store_native<B: Tag>(self) -> B;
 }
 
-/// What every value of run-time format has from [`Dyn`]: the arithmetic and two-operand methods
+/// What every value of run-time format has from [`DynFloat`]: the arithmetic and two-operand methods
 /// of `rt`'s dispatch, sums and products (of the items' format, as those of their static type,
 /// which start from its zero or one).
 macro_rules! dyn_common {
@@ -172,10 +172,10 @@ macro_rules! dyn_common {
 
         impl std::iter::Product for $V {
             fn product<I: Iterator<Item = $V>>(mut iter: I) -> $V {
-                let Some(first) = iter.next() else { return <$V>::from_f64(1.0, Fmt::F64) };
+                let Some(first) = iter.next() else { return <$V>::from_f64(1.0, FloatFormat::F64) };
                 iter.fold(<$V>::from_f64(1.0, first.format()) * first, |acc, x| acc * x)
             }
         }
     )*};
 }
-dyn_common!(Sdyn, Ndyn);
+dyn_common!(DynStochastic, DynNative);

@@ -6,19 +6,19 @@
 //! costs runs, not builds (DESIGN.md, "single-build mode").
 //!
 //! The arithmetic is that of the stochastic build of the same configuration, operation for
-//! operation: a knob holds a [`Sdyn`], a stochastic value tagged with its format; two operands
+//! operation: a knob holds a [`DynStochastic`], a stochastic value tagged with its format; two operands
 //! meet in the wider format exactly as `Stochastic<A>` and `Stochastic<B>` do (the same casts,
 //! in the same order, so the same random draws), a literal takes the other operand's format, and a
 //! store rounds to the place's format. So a run of the single build gives, bit for bit, the
 //! records of the configuration's own stochastic build with the same seed (the tuner checks this
 //! on the reference and on a lowered configuration before it relies on it).
 //!
-//! The *native* single build writes its knobs `Knob<F, U, Ndyn>` and is built without the
+//! The *native* single build writes its knobs `Knob<F, U, DynNative>` and is built without the
 //! `stochastic` feature: a knob then holds one value computed in its format's own
-//! round-to-nearest arithmetic ([`Ndyn`]), so a run gives the records of the configuration's own
+//! round-to-nearest arithmetic ([`DynNative`]), so a run gives the records of the configuration's own
 //! native build, and a candidate's native check is a run, not a build.
 //!
-//! A value computed from knobs has a [`Dyn`] type ([`Sdyn`] or [`Ndyn`]): its format is known
+//! A value computed from knobs has a [`DynFloat`] type ([`DynStochastic`] or [`DynNative`]): its format is known
 //! only at run time. A place of that type (an unannotated `let`, a `Vec` collected from such
 //! values) keeps the format its first value had, as the static type would: stores into it go
 //! through [`Store::store_into`], which rounds to the place's current format.
@@ -51,7 +51,7 @@ pub const MAX_UNITS: usize = 4096;
 
 /// The flag of a *constant unit* in a knob's unit number: `Knob<F, { U | CONSTANT }>` is a knob
 /// of unit `U` that a `const` or `static` item can hold. Such a knob keeps its value widened to
-/// `f64` ([`Dyn::wide_word`]), so that a literal written at compile time, before any format is
+/// `f64` ([`DynFloat::wide_word`]), so that a literal written at compile time, before any format is
 /// known, is one ([`Knob::constant`]); reading it rounds to nearest into the unit's format, as the
 /// compiler rounds the literal of a `const` of that format. The tuner gives every knob of a
 /// unit that holds a `const` or `static` this flag, so that the unit's knobs keep one type.
@@ -63,67 +63,67 @@ pub const CONSTANT: u32 = 1 << 31;
 macro_rules! at_format {
     ($f:expr, $G:ident => $e:expr) => {
         match $f {
-            Fmt::F64 => { type $G = f64; $e }
-            Fmt::F32 => { type $G = f32; $e }
-            Fmt::F16 => { type $G = f16; $e }
-            Fmt::Bf16 => { type $G = bf16; $e }
+            FloatFormat::F64 => { type $G = f64; $e }
+            FloatFormat::F32 => { type $G = f32; $e }
+            FloatFormat::F16 => { type $G = f16; $e }
+            FloatFormat::Bf16 => { type $G = bf16; $e }
         }
     };
 }
 
 
-mod fmt;
+mod float_format;
 #[macro_use]
 mod dynamic;
 #[macro_use]
-mod sdyn;
+mod dyn_stochastic;
 #[macro_use]
-mod native;
+mod dyn_native;
 #[macro_use]
 mod dispatch;
 mod meet;
 
-pub use fmt::*;
-pub(crate) use fmt::read_formats;
+pub use float_format::*;
+pub(crate) use float_format::read_formats;
 pub use dynamic::*;
-pub use sdyn::*;
-pub use native::Ndyn;
+pub use dyn_stochastic::*;
+pub use dyn_native::DynNative;
 
 // ----------------------------------------------------------------------------------------------
 // Knobs
 // ----------------------------------------------------------------------------------------------
 
 /// The single build's knob type: a knob of unit `K`, declared of format `F`, holding a value of
-/// the format the run gives unit `K` ([`FORMATS_ENV`]; `F` when none): stochastic ([`Sdyn`]) in
-/// the DSA single build, native ([`Ndyn`]) in the native one.
+/// the format the run gives unit `K` ([`FORMATS_ENV`]; `F` when none): stochastic ([`DynStochastic`]) in
+/// the DSA single build, native ([`DynNative`]) in the native one.
 ///
-/// A knob keeps its value's [`Dyn::Word`], without the format: that is the unit's, read from
+/// A knob keeps its value's [`DynFloat::Word`], without the format: that is the unit's, read from
 /// the table when the value is. (A knob of the native single build is then 8 bytes, not 16
 /// with a tag and padding, and one of the DSA single build its three samples, 24 bytes, not 32:
 /// an array of knobs takes the memory of an array of `f64` or of `Sf64`.)
 #[repr(transparent)]
-pub struct Knob<F, const K: u32, V: Dyn = Sdyn>(V::Word, PhantomData<F>);
+pub struct Knob<F, const K: u32, V: DynFloat = DynStochastic>(V::Word, PhantomData<F>);
 
-impl<F, const K: u32, V: Dyn> Clone for Knob<F, K, V> {
+impl<F, const K: u32, V: DynFloat> Clone for Knob<F, K, V> {
     #[inline]
     fn clone(&self) -> Self {
         *self
     }
 }
 
-impl<F, const K: u32, V: Dyn> Copy for Knob<F, K, V> {}
+impl<F, const K: u32, V: DynFloat> Copy for Knob<F, K, V> {}
 
-impl<F: Tag, const K: u32, V: Dyn> Debug for Knob<F, K, V> {
+impl<F: Tag, const K: u32, V: DynFloat> Debug for Knob<F, K, V> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_tuple("Knob").field(&self.get()).finish()
     }
 }
 
-impl<F: Tag, const K: u32, V: Dyn> Knob<F, K, V> {
+impl<F: Tag, const K: u32, V: DynFloat> Knob<F, K, V> {
     /// The format of unit `K` in this run.
     #[inline]
-    pub fn unit_format() -> Fmt {
-        unit_format(K, F::FMT)
+    pub fn unit_format() -> FloatFormat {
+        unit_format(K, F::FLOAT_FORMAT)
     }
 
     /// A value stored into the knob: rounded to its format.
@@ -162,9 +162,9 @@ macro_rules! knob_constant {
         }
     )*};
 }
-knob_constant!(Sdyn => |x| [x; 3], Ndyn => |x| x);
+knob_constant!(DynStochastic => |x| [x; 3], DynNative => |x| x);
 
-impl<F: Tag, const K: u32, V: Dyn> Default for Knob<F, K, V> {
+impl<F: Tag, const K: u32, V: DynFloat> Default for Knob<F, K, V> {
     #[inline]
     fn default() -> Self {
         Knob::holding(V::zero(Self::unit_format()))
@@ -173,14 +173,14 @@ impl<F: Tag, const K: u32, V: Dyn> Default for Knob<F, K, V> {
 
 macro_rules! knob_ops {
     ($($Op:ident, $op:ident, $OpAssign:ident, $op_assign:ident);*) => {$(
-        impl<F: Tag, const K: u32, V: Dyn> $Op for Knob<F, K, V> {
+        impl<F: Tag, const K: u32, V: DynFloat> $Op for Knob<F, K, V> {
             type Output = Self;
             #[inline]
             fn $op(self, rhs: Self) -> Self {
                 Knob::holding($Op::$op(self.get(), rhs.get()))
             }
         }
-        impl<F: Tag, const K: u32, V: Dyn> std::ops::$OpAssign for Knob<F, K, V> {
+        impl<F: Tag, const K: u32, V: DynFloat> std::ops::$OpAssign for Knob<F, K, V> {
             #[inline]
             fn $op_assign(&mut self, rhs: Self) {
                 *self = Knob::holding($Op::$op(self.get(), rhs.get()));
@@ -191,7 +191,7 @@ macro_rules! knob_ops {
 knob_ops!(Add, add, AddAssign, add_assign; Sub, sub, SubAssign, sub_assign;
     Mul, mul, MulAssign, mul_assign; Div, div, DivAssign, div_assign; Rem, rem, RemAssign, rem_assign);
 
-impl<F: Tag, const K: u32, V: Dyn> Neg for Knob<F, K, V> {
+impl<F: Tag, const K: u32, V: DynFloat> Neg for Knob<F, K, V> {
     type Output = Self;
     #[inline]
     fn neg(self) -> Self {
@@ -199,63 +199,63 @@ impl<F: Tag, const K: u32, V: Dyn> Neg for Knob<F, K, V> {
     }
 }
 
-impl<F: Tag, const K: u32, V: Dyn> PartialEq for Knob<F, K, V> {
+impl<F: Tag, const K: u32, V: DynFloat> PartialEq for Knob<F, K, V> {
     #[inline]
     fn eq(&self, other: &Self) -> bool {
         self.get() == other.get()
     }
 }
 
-impl<F: Tag, const K: u32, V: Dyn> PartialOrd for Knob<F, K, V> {
+impl<F: Tag, const K: u32, V: DynFloat> PartialOrd for Knob<F, K, V> {
     #[inline]
     fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
         self.get().partial_cmp(&other.get())
     }
 }
 
-impl<F: Tag, const K: u32, V: Dyn> std::fmt::Display for Knob<F, K, V> {
+impl<F: Tag, const K: u32, V: DynFloat> std::fmt::Display for Knob<F, K, V> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         std::fmt::Display::fmt(&self.get(), f)
     }
 }
 
-impl<F: Tag, const K: u32, V: Dyn> std::fmt::LowerExp for Knob<F, K, V> {
+impl<F: Tag, const K: u32, V: DynFloat> std::fmt::LowerExp for Knob<F, K, V> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         std::fmt::LowerExp::fmt(&self.get(), f)
     }
 }
 
-impl<F: Tag, const K: u32, V: Dyn + std::fmt::UpperExp> std::fmt::UpperExp for Knob<F, K, V> {
+impl<F: Tag, const K: u32, V: DynFloat + std::fmt::UpperExp> std::fmt::UpperExp for Knob<F, K, V> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         std::fmt::UpperExp::fmt(&self.get(), f)
     }
 }
 
-impl<F: Tag, const K: u32, V: Dyn> Checkable for Knob<F, K, V> {
+impl<F: Tag, const K: u32, V: DynFloat> Checkable for Knob<F, K, V> {
     fn visit(&self, f: &mut dyn FnMut(crate::check::Record)) {
         self.get().visit(f);
     }
 }
 
-impl<F: Tag, const K: u32, V: Dyn> std::iter::Sum for Knob<F, K, V> {
+impl<F: Tag, const K: u32, V: DynFloat> std::iter::Sum for Knob<F, K, V> {
     fn sum<I: Iterator<Item = Self>>(iter: I) -> Self {
         iter.fold(Self::default(), |acc, x| acc + x)
     }
 }
 
-impl<'a, F: Tag, const K: u32, V: Dyn> std::iter::Sum<&'a Knob<F, K, V>> for Knob<F, K, V> {
+impl<'a, F: Tag, const K: u32, V: DynFloat> std::iter::Sum<&'a Knob<F, K, V>> for Knob<F, K, V> {
     fn sum<I: Iterator<Item = &'a Self>>(iter: I) -> Self {
         iter.fold(Self::default(), |acc, x| acc + *x)
     }
 }
 
-impl<F: Tag, const K: u32, V: Dyn> std::iter::Product for Knob<F, K, V> {
+impl<F: Tag, const K: u32, V: DynFloat> std::iter::Product for Knob<F, K, V> {
     fn product<I: Iterator<Item = Self>>(iter: I) -> Self {
         iter.fold(Knob::holding(V::from_f64(1.0, Self::unit_format())), |acc, x| acc * x)
     }
 }
 
-impl<'a, F: Tag, const K: u32, V: Dyn> std::iter::Product<&'a Knob<F, K, V>> for Knob<F, K, V> {
+impl<'a, F: Tag, const K: u32, V: DynFloat> std::iter::Product<&'a Knob<F, K, V>> for Knob<F, K, V> {
     fn product<I: Iterator<Item = &'a Self>>(iter: I) -> Self {
         iter.fold(Knob::holding(V::from_f64(1.0, Self::unit_format())), |acc, x| acc * *x)
     }
@@ -264,7 +264,7 @@ impl<'a, F: Tag, const K: u32, V: Dyn> std::iter::Product<&'a Knob<F, K, V>> for
 /// The method set of a knob: its value's, in the knob's format.
 macro_rules! knob_methods {
     (unary: [$($u:ident),*], binary: [$($b:ident),*], queries: [$($q:ident -> $r:ty),*]) => {
-        impl<F: Tag, const K: u32, V: Dyn> Knob<F, K, V> {
+        impl<F: Tag, const K: u32, V: DynFloat> Knob<F, K, V> {
             $(
                 #[doc = concat!("`", stringify!($u), "`, in the knob's format.")]
                 #[inline]

@@ -6,7 +6,7 @@ use crate::value::{Sf16, Sf32, Sf64};
 
 #[test]
 fn formats_promote_as_the_static_types_do() {
-    use Fmt::*;
+    use FloatFormat::*;
     let all = [Bf16, F16, F32, F64];
     for a in all {
         for b in all {
@@ -24,9 +24,9 @@ fn formats_promote_as_the_static_types_do() {
 
 #[test]
 fn a_native_16_bit_value_prints_its_exponent_form_with_the_callers_flags() {
-    let x = <Ndyn as Dyn>::from_f64(5.9604645e-8, Fmt::F16);
+    let x = <DynNative as DynFloat>::from_f64(5.9604645e-8, FloatFormat::F16);
     assert_eq!(format!("{:>20.13e}|{:.2E}", x, x), "  5.9604644775391e-8|5.96E-8");
-    let y = <Ndyn as Dyn>::from_f64(0.1, Fmt::F64);
+    let y = <DynNative as DynFloat>::from_f64(0.1, FloatFormat::F64);
     assert_eq!(format!("{:>10.3e}|{:E}", y, y), "  1.000e-1|1E-1");
 }
 
@@ -52,14 +52,14 @@ fn narrowing_casts_count_their_overflows_and_underflows() {
 
 #[test]
 fn a_format_holds_what_the_static_types_widen_to_exactly() {
-    use Fmt::*;
-    fn holds_static(a: Fmt, b: Fmt) -> bool {
+    use FloatFormat::*;
+    fn holds_static(a: FloatFormat, b: FloatFormat) -> bool {
         at_format!(a, A => at_format!(b, B => crate::format::holds::<B, A>()))
     }
     for a in [Bf16, F16, F32, F64] {
         for b in [Bf16, F16, F32, F64] {
             assert_eq!(a.holds(b), holds_static(a, b), "{a:?} holds {b:?}");
-            // What two formats meet in holds both, so meeting only widens (`Sdyn::to` retags).
+            // What two formats meet in holds both, so meeting only widens (`DynStochastic::to` retags).
             assert!(a.promote(b).holds(a) && a.promote(b).holds(b));
         }
     }
@@ -67,7 +67,7 @@ fn a_format_holds_what_the_static_types_widen_to_exactly() {
 
 #[test]
 fn arithmetic_and_casts_draw_as_the_static_types_do() {
-    // The same operations on Sdyn and on the static types, from the same seed, give the same
+    // The same operations on DynStochastic and on the static types, from the same seed, give the same
     // bits: the single build follows the configuration's own build.
     set_seed(7);
     let a = Sf32::from_f64(0.1);
@@ -80,14 +80,14 @@ fn arithmetic_and_casts_draw_as_the_static_types_do() {
         (x, y, z.sqrt())
     };
     set_seed(7);
-    let (da, db, dh) = (Sdyn::of(Sf32::from_f64(0.1)), Sdyn::of(Sf64::from_f64(1.0 / 3.0)), Sdyn::of(Sf16::from_f64(0.7)));
+    let (da, db, dh) = (DynStochastic::of(Sf32::from_f64(0.1)), DynStochastic::of(Sf64::from_f64(1.0 / 3.0)), DynStochastic::of(Sf16::from_f64(0.7)));
     let x = da * db;
-    let y = x.to(Fmt::F16);
-    let z = ((y + dh).to(Fmt::F32) / da).sqrt();
+    let y = x.to(FloatFormat::F16);
+    let z = ((y + dh).to(FloatFormat::F32) / da).sqrt();
     assert_eq!(x.samples_f64(), st.0.samples_f64());
     assert_eq!(y.samples_f64(), st.1.samples_f64());
     assert_eq!(z.samples_f64(), st.2.samples_f64());
-    assert_eq!(z.format(), Fmt::F32);
+    assert_eq!(z.format(), FloatFormat::F32);
 }
 
 #[test]
@@ -101,39 +101,39 @@ fn knobs_take_their_units_formats_and_inferred_places_keep_theirs() {
     let a: K0 = Lit::new(0.1, 0.1).store();
     let b: K1 = Lit::new(0.1, 0.1).store();
     let c: K5 = 3.0f64.store();
-    assert_eq!((a.get().format(), b.get().format(), c.get().format()), (Fmt::F32, Fmt::F16, Fmt::F32));
+    assert_eq!((a.get().format(), b.get().format(), c.get().format()), (FloatFormat::F32, FloatFormat::F16, FloatFormat::F32));
     assert_eq!(a.get().samples_f64(), Sf32::from_f64(0.1).samples_f64());
     assert_eq!(b.get().samples_f64(), Sf16::from_f64(0.1).samples_f64());
     // binary16 with binary32 meets in binary32; a literal takes the knob's format.
     let (x, y) = <K1 as Join<K0>>::join(b, a);
-    assert_eq!((x.format(), y.format()), (Fmt::F32, Fmt::F32));
+    assert_eq!((x.format(), y.format()), (FloatFormat::F32, FloatFormat::F32));
     let (x, l) = <K1 as Join<Lit>>::join(b, Lit::new(2.0, 2.0));
-    assert_eq!((x.format(), l.format()), (Fmt::F16, Fmt::F16));
+    assert_eq!((x.format(), l.format()), (FloatFormat::F16, FloatFormat::F16));
     // A place of run-time format keeps its format: an f16 place given an f64 value.
     let mut place = b.get();
-    Sdyn::of(Sf64::from_f64(1.0 / 3.0)).store_into(&mut place);
-    assert_eq!(place.format(), Fmt::F16);
+    DynStochastic::of(Sf64::from_f64(1.0 / 3.0)).store_into(&mut place);
+    assert_eq!(place.format(), FloatFormat::F16);
     for x in place.samples_f64() {
         assert_eq!(f64::from(half::f16::from_f64(x)), x, "{x} is a binary16 value");
         assert!((x - 1.0 / 3.0).abs() < 1e-3, "{x}");
     }
     // Stored into a knob, a value takes the knob's format whatever it had.
     let back: K0 = place.store();
-    assert_eq!(back.get().format(), Fmt::F32);
+    assert_eq!(back.get().format(), FloatFormat::F32);
 
     // Constant units: a literal written before the format is known is read rounded to
     // nearest into the unit's, as the compiler rounds a constant of that format; unit 1
     // (binary16) as a constant unit of either kind of value, unit 7 keeping its declared
     // binary64.
-    type C1 = Knob<f64, { 1 | CONSTANT }, Ndyn>;
-    type S1 = Knob<f64, { 1 | CONSTANT }, Sdyn>;
-    type C7 = Knob<f64, { 7 | CONSTANT }, Ndyn>;
+    type C1 = Knob<f64, { 1 | CONSTANT }, DynNative>;
+    type S1 = Knob<f64, { 1 | CONSTANT }, DynStochastic>;
+    type C7 = Knob<f64, { 7 | CONSTANT }, DynNative>;
     const TENTH: C1 = C1::constant(0.1);
     const THIRD: C7 = C7::constant(1.0 / 3.0);
     static TENTHS: [S1; 2] = [S1::constant(0.1), S1::constant(-0.1)];
-    assert_eq!(C1::unit_format(), Fmt::F16);
+    assert_eq!(C1::unit_format(), FloatFormat::F16);
     let t = TENTH.get();
-    assert_eq!((t.format(), t.value_f64()), (Fmt::F16, f64::from(half::f16::from_f64(0.1))));
+    assert_eq!((t.format(), t.value_f64()), (FloatFormat::F16, f64::from(half::f16::from_f64(0.1))));
     assert_eq!(THIRD.get().value_f64(), 1.0 / 3.0);
     assert_eq!(TENTHS[0].get().samples_f64(), Sf16::from_f64(0.1).samples_f64());
     assert_eq!(TENTHS[1].get().samples_f64(), Sf16::from_f64(-0.1).samples_f64());
@@ -150,9 +150,9 @@ fn knobs_take_their_units_formats_and_inferred_places_keep_theirs() {
     let want = <half::f16 as Join<Sf64>>::join(half::f16::from_f64(0.1), stochastic_b);
     let want = want.0 * want.1;
     set_seed(11);
-    let (p, q) = <C1 as Join<Sdyn>>::join(TENTH, Sdyn::of(Sf64::from_f64(1.0 / 3.0)));
+    let (p, q) = <C1 as Join<DynStochastic>>::join(TENTH, DynStochastic::of(Sf64::from_f64(1.0 / 3.0)));
     let got = p * q;
-    assert_eq!((got.format(), got.samples_f64()), (Fmt::F64, want.samples_f64()));
+    assert_eq!((got.format(), got.samples_f64()), (FloatFormat::F64, want.samples_f64()));
     // Held by a constant unit's knob, a computed value reads back as it was.
     let held = C1::from_dyn(product);
     assert_eq!(held.get().value_f64(), product.value_f64());
@@ -160,10 +160,10 @@ fn knobs_take_their_units_formats_and_inferred_places_keep_theirs() {
     assert_eq!(stored.get().samples_f64(), [f64::from(half::f16::from_f64(0.1)); 3]);
     // A stochastic value stored into a constant unit's knob (a `static mut`): its mean,
     // rounded to nearest into the unit's format, as into a primitive `f16`.
-    let third = Sdyn::of(Sf64::from_samples([0.33325, 0.33337, 0.3333]));
+    let third = DynStochastic::of(Sf64::from_samples([0.33325, 0.33337, 0.3333]));
     let into: C1 = third.store();
     let want: half::f16 = third.cast::<f64>().store();
-    assert_eq!((into.get().format(), into.get().value_f64()), (Fmt::F16, f64::from(want)));
+    assert_eq!((into.get().format(), into.get().value_f64()), (FloatFormat::F16, f64::from(want)));
 }
 
 #[test]

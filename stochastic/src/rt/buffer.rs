@@ -180,7 +180,7 @@ where
 }
 
 /// `start op item_1 op item_2 ...`, `start` in the items' format: stored into a place holding the
-/// first item, so that items whose format is known only at run time ([`crate::knob::Sdyn`]) fold
+/// first item, so that items whose format is known only at run time ([`crate::knob::DynStochastic`]) fold
 /// in their own format as items of a static type do.
 #[inline]
 fn fold_from<I: Iterator>(mut items: I, start: Lit, op: impl Fn(<I::Item as Item>::Value, <I::Item as Item>::Value) -> <I::Item as Item>::Value) -> <I::Item as Item>::Value

@@ -66,8 +66,8 @@ crate::methods::f64_methods!(math2; [
     [F: Format] Stochastic<F>,
     [F: Format, const K: u32] Probe<F, K>,
     // The single build's values of run-time format.
-    [] crate::knob::Sdyn,
-    [] crate::knob::Ndyn,
+    [] crate::knob::DynStochastic,
+    [] crate::knob::DynNative,
 ] [f16, bf16]);
 
 // The dispatch traits the expansion calls, by the names `fptune-macros` gives the two-operand

@@ -11,7 +11,7 @@ pub trait Store<T> {
     fn store(self) -> T;
 
     /// Stores the value into `place`: [`Store::store`], except into a place whose format is
-    /// known only at run time ([`crate::knob::Sdyn`]), which keeps its format.
+    /// known only at run time ([`crate::knob::DynStochastic`]), which keeps its format.
     #[inline(always)]
     fn store_into(self, place: &mut T)
     where

@@ -52,7 +52,7 @@ pub enum Fix {
         digits: String,
     },
     /// `<_ as ::fptune::__rt::Store<T>>::store(e)`: a value of run-time format (the single
-    /// build's `Sdyn`, a knob) converted into `T`, the type rustc expects there.
+    /// build's `DynStochastic`, a knob) converted into `T`, the type rustc expects there.
     Store(String),
     /// A borrowed buffer `e` of another kind of float lent where a slice is needed (its
     /// expression is not `&place`: a reference held in a variable, a table's element): a

@@ -88,7 +88,7 @@ pub(super) fn heals_for(e: &Diagnostic, name: &str, file: &Built<'_>, (a, b): (u
                 let (oa, ob) = other.byte_start.zip(other.byte_end)?;
                 file.base_range(oa, ob).filter(|r| expression_at(base, *r).is_some())
             };
-            if x.contains("Ndyn") && (y.contains("Sdyn") || stochastic(&y)) {
+            if x.contains("DynNative") && (y.contains("DynStochastic") || stochastic(&y)) {
                 // A constant knob's native value set the type, and the other branch is
                 // stochastic: the constant is made stochastic, not the other branch native.
                 if let (Some(other), Some(ty)) = (other_branch(), qualified(&y)) {

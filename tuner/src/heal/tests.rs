@@ -48,10 +48,10 @@ fn a_bound_of_the_crates_own_trait_on_a_knob_is_named() {
 
 #[test]
 fn values_of_run_time_format_are_floats_too() {
-    assert!(float_shaped("Stochastic<f64>", "fptune::__rt::Sdyn"));
+    assert!(float_shaped("Stochastic<f64>", "fptune::__rt::DynStochastic"));
     assert!(float_shaped("Vec<Stochastic<f64>>", "Vec<fptune::__rt::Knob<f64, 3>>"));
-    assert!(float_shaped("f64", "Knob<f64, { 4 | ::fptune::__rt::CONSTANT }, Ndyn>"));
-    assert!(dynamic("Sdyn") && !dynamic("Stochastic<f64>"));
+    assert!(float_shaped("f64", "Knob<f64, { 4 | ::fptune::__rt::CONSTANT }, DynNative>"));
+    assert!(dynamic("DynStochastic") && !dynamic("Stochastic<f64>"));
     assert_eq!(qualified("Stochastic<f64>").as_deref(), Some(":: fptune :: Stochastic < :: fptune :: __rt :: primitive :: f64 >"));
     assert_eq!(
         qualified("Vec<fptune::__rt::Knob<f64, 3>>").as_deref(),
@@ -63,7 +63,7 @@ fn values_of_run_time_format_are_floats_too() {
 #[test]
 fn a_lent_table_is_stored_into_the_type_lent_with_its_own_length() {
     let slice = "&[fptune::__rt::Knob<f64, 0>]";
-    assert_eq!(lent_as(slice, "&[Knob<f64, {0 | CONSTANT}, Ndyn>; 4]").as_deref(), Some("[fptune::__rt::Knob<f64, 0>; 4]"));
+    assert_eq!(lent_as(slice, "&[Knob<f64, {0 | CONSTANT}, DynNative>; 4]").as_deref(), Some("[fptune::__rt::Knob<f64, 0>; 4]"));
     assert_eq!(lent_as(slice, "&Vec<Knob<f64, 1>>").as_deref(), Some("Vec<fptune::__rt::Knob<f64, 0>>"));
     assert_eq!(lent_as("&[Knob<f64, 0>; 2]", "&[Knob<f64, 1>; 2]").as_deref(), Some("[Knob<f64, 0>; 2]"));
     assert_eq!(lent_as("&Knob<f64, 0>", "&Knob<f64, 1>").as_deref(), Some("Knob<f64, 0>"));

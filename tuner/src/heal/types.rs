@@ -71,9 +71,9 @@ pub(super) fn normalize(ty: &str) -> String {
     for (from, to) in [("Stochastic<f64>", "F"), ("Stochastic<f32>", "F"), ("Stochastic<f16>", "F"), ("Stochastic<bf16>", "F"), ("{float}", "F")] {
         t = t.replace(from, to);
     }
-    // The single build's values of run-time format: `Sdyn`, `Ndyn`, `Knob<F, U, ..>`.
+    // The single build's values of run-time format: `DynStochastic`, `DynNative`, `Knob<F, U, ..>`.
     t = replace_generic(&t, "Knob<", "F");
-    for (from, to) in [("fptune::__rt::Sdyn", "F"), ("fptune::__rt::Ndyn", "F"), ("Sdyn", "F"), ("Ndyn", "F")] {
+    for (from, to) in [("fptune::__rt::DynStochastic", "F"), ("fptune::__rt::DynNative", "F"), ("DynStochastic", "F"), ("DynNative", "F")] {
         t = t.replace(from, to);
     }
     let mut out = String::new();
@@ -117,7 +117,7 @@ pub(super) fn replace_generic(t: &str, name: &str, to: &str) -> String {
     out
 }
 
-/// A float type as rustc prints it (`Stochastic<f64>`, `Vec<fptune::__rt::Sdyn>`), written so
+/// A float type as rustc prints it (`Stochastic<f64>`, `Vec<fptune::__rt::DynStochastic>`), written so
 /// that it names the same type anywhere: fptune's types by their full paths. `None` for a type
 /// that names anything else.
 pub(super) fn qualified(ty: &str) -> Option<String> {
@@ -131,8 +131,8 @@ pub(super) fn qualified(ty: &str) -> Option<String> {
                 ["f32"] => Some("::fptune::__rt::primitive::f32"),
                 ["Vec" | "Option" | "usize"] => None,
                 ["Stochastic"] => Some("::fptune::Stochastic"),
-                ["Sdyn"] | ["fptune", "__rt", "Sdyn"] => Some("::fptune::__rt::Sdyn"),
-                ["Ndyn"] | ["fptune", "__rt", "Ndyn"] => Some("::fptune::__rt::Ndyn"),
+                ["DynStochastic"] | ["fptune", "__rt", "DynStochastic"] => Some("::fptune::__rt::DynStochastic"),
+                ["DynNative"] | ["fptune", "__rt", "DynNative"] => Some("::fptune::__rt::DynNative"),
                 ["Knob"] | ["fptune", "__rt", "Knob"] => Some("::fptune::__rt::Knob"),
                 ["f16"] | ["fptune", "f16"] | ["half", "f16"] => Some("::fptune::f16"),
                 ["bf16"] | ["fptune", "bf16"] | ["half", "bf16"] => Some("::fptune::bf16"),
@@ -160,9 +160,9 @@ pub(super) fn qualified(ty: &str) -> Option<String> {
     q.0.then(|| quote::ToTokens::to_token_stream(&parsed).to_string())
 }
 
-/// A value of run-time format (the single build's): `Sdyn`, `Ndyn`, `Knob<..>`.
+/// A value of run-time format (the single build's): `DynStochastic`, `DynNative`, `Knob<..>`.
 pub(super) fn dynamic(ty: &str) -> bool {
-    ty.contains("Sdyn") || ty.contains("Ndyn") || ty.contains("Knob<")
+    ty.contains("DynStochastic") || ty.contains("DynNative") || ty.contains("Knob<")
 }
 
 pub(super) fn split_words(t: &str) -> Vec<String> {

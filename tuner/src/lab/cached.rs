@@ -9,17 +9,17 @@ use sha2::{Digest, Sha256};
 
 use crate::config::Settings;
 use crate::knobs::Inventory;
-use crate::model::{CandidateRun, Configuration, RunResult};
+use crate::model::{Arithmetic, CandidateRun, Configuration, RunResult};
 use crate::workspace::{RunTarget, Workspace};
 
 use super::Lab;
 
 impl Lab<'_> {
-    /// The run of a configuration with `seed` (`None`: native) known from the cache, unless it
-    /// timed out under a shorter timeout than today's.
-    pub(super) fn recall_run(&self, config: &Configuration, seed: Option<u64>) -> Option<CandidateRun> {
+    /// The run of a configuration in `arithmetic` known from the cache, unless it timed out
+    /// under a shorter timeout than today's.
+    pub(super) fn recall_run(&self, config: &Configuration, arithmetic: Arithmetic) -> Option<CandidateRun> {
         let cache = self.cache.lock().ok()?;
-        let run = cache.get(config, seed.into())?;
+        let run = cache.get(config, arithmetic)?;
         match run.result {
             RunResult::TimedOut { seconds } if seconds < self.timeout().as_secs_f64() => None,
             _ => Some(run.clone()),

@@ -22,7 +22,7 @@ pub struct Counts {
     pub run_seconds: f64,
     /// Candidates answered from the cache.
     pub cached: usize,
-    /// Builds before the search (original, probe rounds, reference) and after (final check).
+    /// Builds before the search (original, probe rounds, reference) and after (the re-checks).
     pub other_builds: usize,
     /// Wall time of the whole run.
     pub total_seconds: f64,

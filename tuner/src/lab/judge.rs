@@ -27,7 +27,7 @@ pub(super) struct LabOracle<'l, 'a> {
 impl LabOracle<'_, '_> {
     pub(super) fn judge(&self, run: &CandidateRun, cached: bool) -> Outcome {
         // The search's seed decides; another (two seeds) confirms, within the estimate's spread.
-        let verdict = if run.arithmetic == (Arithmetic::Dsa { seed: self.lab.settings.seed }) {
+        let verdict = if run.arithmetic == self.lab.dsa() {
             validate::verdict(self.reference, run, self.req)
         } else {
             validate::confirms(self.reference, run, self.req)
@@ -50,17 +50,18 @@ impl LabOracle<'_, '_> {
         }
     }
 
-    /// The outcome of [`Lab::checks`] taken in turn with the runs `run` gives (`None`: the run
-    /// is unknown, and so is the outcome): the first check that fails decides.
+    /// The outcome of [`Lab::checks`] taken in turn with the runs `run` gives in each check's
+    /// arithmetic (`None`: the run is unknown, and so is the outcome): the first check that
+    /// fails decides.
     pub(super) fn decide(
         &self,
         config: &Configuration,
         screened: bool,
-        mut run: impl FnMut(Option<u64>) -> Result<Option<(CandidateRun, bool)>>,
+        mut run: impl FnMut(Arithmetic) -> Result<Option<(CandidateRun, bool)>>,
     ) -> Result<Option<Outcome>> {
         let mut last = None;
-        for seed in self.lab.checks(config, screened) {
-            let Some((run, cached)) = run(seed)? else { return Ok(None) };
+        for arithmetic in self.lab.checks(config, screened) {
+            let Some((run, cached)) = run(arithmetic)? else { return Ok(None) };
             let outcome = self.judge_any(&run, cached);
             let failed = !outcome.is_valid();
             last = Some(outcome);
@@ -75,8 +76,8 @@ impl LabOracle<'_, '_> {
     /// fails decides; `None` while a check before it has not run. A native run first is one of
     /// the checks when it is known (candidates sent to DSA directly have none).
     pub(super) fn recalled(&self, config: &Configuration) -> Option<Outcome> {
-        let screened = self.recipe.native_first && self.lab.recall_run(config, None).is_some();
-        self.decide(config, screened, |seed| Ok(self.lab.recall_run(config, seed).map(|run| (run, true)))).ok().flatten()
+        let screened = self.recipe.native_first && self.lab.recall_run(config, Arithmetic::Native).is_some();
+        self.decide(config, screened, |arithmetic| Ok(self.lab.recall_run(config, arithmetic).map(|run| (run, true)))).ok().flatten()
     }
 
     /// Tests one configuration on `worker`: each of [`Lab::checks`] in turn, until one fails.
@@ -88,15 +89,15 @@ impl LabOracle<'_, '_> {
         // made now: what screening learns from. (Screened, the native run is the first check and
         // the only native one: `checks` puts one last only for a candidate not screened.)
         let (mut native, mut dsa) = (None, None);
-        let outcome = self.decide(config, screened, |seed| {
-            let (run, cached) = self.lab.run_config(self.recipe, worker, config, seed)?;
+        let outcome = self.decide(config, screened, |arithmetic| {
+            let (run, cached) = self.lab.run_config(self.recipe, worker, config, arithmetic)?;
             if !cached {
                 let s = spent.get_or_insert((0.0, 0.0));
                 s.0 += run.build_seconds;
                 s.1 += run.run_seconds;
-                match seed {
-                    None if screened => native = Some(run.run_seconds),
-                    Some(seed) if seed == self.lab.settings.seed => dsa = Some(run.run_seconds),
+                match arithmetic {
+                    Arithmetic::Native if screened => native = Some(run.run_seconds),
+                    Arithmetic::Dsa { seed } if seed == self.lab.settings.seed => dsa = Some(run.run_seconds),
                     _ => {}
                 }
             }

@@ -46,7 +46,7 @@ use crate::workspace::{RunTarget, Workspace};
 
 pub use counts::Counts;
 pub use prepare::{prepare, Prepared};
-pub use recheck::FinalCheck;
+pub use recheck::Recheck;
 pub use tune::{tune, tune_for, Tuned};
 
 use cached::cache_key;
@@ -128,7 +128,7 @@ struct Recipe {
     /// The single build's program: every unit's format read when it starts, so DSA candidates
     /// are runs of it, not builds ([`convert::single_build_sources`](crate::convert::single_build_sources)).
     single: Option<PathBuf>,
-    /// The native single build's program (knobs as `Knob<F, U, Ndyn>`, built without the
+    /// The native single build's program (knobs as `Knob<F, U, DynNative>`, built without the
     /// `stochastic` feature): candidates' native runs are runs of it, not builds
     /// ([`Lab::try_single_native`]).
     single_native: Option<PathBuf>,

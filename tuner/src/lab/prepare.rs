@@ -11,7 +11,7 @@ use crate::outdir::RunLayout;
 use crate::cache::Cache;
 use crate::cargo::{self, BuildResult};
 use crate::cli::When;
-use crate::model::{CandidateRun, Configuration, FloatFormat, Knob, Record, RunResult, Unit};
+use crate::model::{Arithmetic, CandidateRun, Configuration, FloatFormat, Knob, Record, RunResult, Unit};
 use crate::probe::{self, DiagnosticLike, Probing, Round};
 use crate::process::Status;
 use crate::screen::Screening;
@@ -61,11 +61,11 @@ impl Lab<'_> {
     /// such a test when its native run reaches a fixed point (Numerical Recipes' continued
     /// fractions: `if (del - 1).abs() < EPS { break }`) never stops under random rounding.
     pub(super) fn dsa_reference(&self, r: &Recipe, worker: &Worker, start: &Configuration) -> Result<(CandidateRun, bool, Option<String>)> {
-        let seed = Some(self.settings.seed);
+        let dsa = self.dsa();
         let decided = |by_mean: bool| {
             let _ = self.noise_by_mean.set(by_mean);
         };
-        let (first, cached) = match self.run_config(r, worker, start, seed) {
+        let (first, cached) = match self.run_config(r, worker, start, dsa) {
             Ok(got) => got,
             Err(e) => {
                 decided(false);
@@ -90,7 +90,7 @@ impl Lab<'_> {
             *cache = reloaded;
         }
         decided(true);
-        let (second, cached) = self.run_config(r, worker, start, seed)?;
+        let (second, cached) = self.run_config(r, worker, start, dsa)?;
         Ok((second, cached, Some(failure)))
     }
 }
@@ -105,7 +105,7 @@ pub(super) fn unchecked_units(lab: &Lab<'_>, r: &Recipe, units: &[Unit], start: 
     let Some(&bottom) = lab.settings.ladder.formats.last() else { return Ok(Some(Vec::new())) };
     let run = |config: &Configuration, tag: &str| -> Result<Option<(RunResult, Vec<String>)>> {
         let (log, out) = (lab.log_path(tag), RunLayout::checked(&lab.logs, &log_name(tag)));
-        let ran = lab.execute(r, &exe, &out, &log, None, Some(config))?;
+        let ran = lab.execute(r, &exe, &out, &log, Arithmetic::Native, Some(config))?;
         if ran.status != Status::Exited(0) {
             return Ok(None);
         }
@@ -274,7 +274,7 @@ pub fn prepare(lab: &mut Lab<'_>) -> Result<Prepared, TuneError> {
                 };
                 let mixed = shared.lowered_every_other(recipe, &start);
                 let (own_mixed, _) = shared
-                    .run_config_times(recipe, &worker0, &mixed, Some(shared.settings.seed), 1, Build::Each)
+                    .run_config_times(recipe, &worker0, &mixed, shared.dsa(), 1, Build::Each)
                     .map_err(TuneError::internal)?;
                 let made = match second {
                     Some(second) => second.join().unwrap_or_else(|_| Err(TuneError::Internal(anyhow!("a worker thread panicked"))))?,
@@ -346,7 +346,7 @@ pub fn prepare(lab: &mut Lab<'_>) -> Result<Prepared, TuneError> {
         // The same program, so the same roundings: the records must be identical. Checked
         // once, on the reference.
         let worker0 = lock(lab, 0)?;
-        let quick = lab.build_and_run(&r, &worker0, &start, Some(lab.settings.seed), 1, Build::Each).map_err(TuneError::internal)?;
+        let quick = lab.build_and_run(&r, &worker0, &start, lab.dsa(), 1, Build::Each).map_err(TuneError::internal)?;
         drop(worker0);
         counts.other_builds += 1;
         measured.quick = Some(if same_results(&quick.result, &reference.result, &r.unsteady) {
@@ -460,7 +460,7 @@ fn run_original(lab: &Lab<'_>, r: &Recipe, worker: &Worker, counts: &mut Counts,
         )));
     };
     let out = RunLayout::checked(&lab.logs, "original");
-    let ran = lab.execute(r, &exe, &out, &log, None, None).map_err(TuneError::internal)?;
+    let ran = lab.execute(r, &exe, &out, &log, Arithmetic::Native, None).map_err(TuneError::internal)?;
     if ran.status == Status::TimedOut {
         return Err(TuneError::Original(anyhow!(
             "the original program did not end within {} s ({}) with the arguments {:?}: does it wait for \
@@ -496,7 +496,7 @@ fn run_original(lab: &Lab<'_>, r: &Recipe, worker: &Worker, counts: &mut Counts,
     // second run tells them.
     let mut unsteady = BTreeSet::new();
     if r.printed {
-        let again = lab.execute(r, &exe, &out, &log, None, None).map_err(TuneError::internal)?;
+        let again = lab.execute(r, &exe, &out, &log, Arithmetic::Native, None).map_err(TuneError::internal)?;
         let second = validate::read_records(&out).map_err(TuneError::internal)?;
         if !again.status.success() || second.len() != original_records.len() {
             return Err(TuneError::Original(anyhow!(

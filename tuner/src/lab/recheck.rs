@@ -1,12 +1,12 @@
 //! Checks and re-checks: the runs a candidate must pass, in order ([`checks`]), the modes a
 //! failed re-check turns on (native after, two seeds), and the re-checks of the configuration a
-//! search found ([`final_check`]).
+//! search found ([`recheck`]).
 
 use std::collections::HashSet;
 
 use anyhow::{anyhow, Result};
 
-use crate::model::{CandidateRun, Configuration, RunResult};
+use crate::model::{Arithmetic, CandidateRun, Configuration, RunResult};
 use crate::validate::{self, Reference, Requirement};
 
 use super::counts::Counts;
@@ -34,7 +34,7 @@ impl Lab<'_> {
         if !r.native_first {
             return false;
         }
-        if self.recall_run(config, None).is_some() {
+        if self.recall_run(config, Arithmetic::Native).is_some() {
             return true;
         }
         r.screening.as_ref().is_none_or(|s| s.screens(self.stratum(config)))
@@ -60,12 +60,12 @@ impl Lab<'_> {
         self.two_seeds.get().is_some_and(|judged| !judged.contains(config))
     }
 
-    /// The runs that make `config` valid, in the order they are made (`None`: native):
+    /// The runs that make `config` valid, in the order they are made, each by its arithmetic:
     /// natively first when it is `screened` ([`Lab::screens`]); under DSA with the search's
     /// seed, and the next one too when [`Lab::needs_second_seed`] (from the same build: the
     /// sources do not change, so cargo has nothing to do); natively last, when not first, once
     /// [`Lab::native_after`].
-    pub(super) fn checks(&self, config: &Configuration, screened: bool) -> Vec<Option<u64>> {
+    pub(super) fn checks(&self, config: &Configuration, screened: bool) -> Vec<Arithmetic> {
         checks(self.settings.seed, screened, self.needs_second_seed(config), self.native_after())
     }
 
@@ -75,18 +75,18 @@ impl Lab<'_> {
     }
 }
 
-/// The runs a candidate must pass, in order ([`Lab::checks`]): `None` is the native build.
-pub(super) fn checks(seed: u64, screened: bool, second_seed: bool, native_after: bool) -> Vec<Option<u64>> {
+/// The runs a candidate must pass, in order ([`Lab::checks`]), each by its arithmetic.
+pub(super) fn checks(seed: u64, screened: bool, second_seed: bool, native_after: bool) -> Vec<Arithmetic> {
     let mut checks = Vec::with_capacity(4);
     if screened {
-        checks.push(None);
+        checks.push(Arithmetic::Native);
     }
-    checks.push(Some(seed));
+    checks.push(Arithmetic::Dsa { seed });
     if second_seed {
-        checks.push(Some(seed.wrapping_add(1)));
+        checks.push(Arithmetic::Dsa { seed: seed.wrapping_add(1) });
     }
     if native_after && !screened {
-        checks.push(None);
+        checks.push(Arithmetic::Native);
     }
     checks
 }
@@ -94,7 +94,7 @@ pub(super) fn checks(seed: u64, screened: bool, second_seed: bool, native_after:
 /// The final configuration re-verified: an independent DSA run (another seed), then rebuilt
 /// natively and run.
 #[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
-pub struct FinalCheck {
+pub struct Recheck {
     /// Whether an independent DSA run of the configuration (seed + 1) is valid too.
     pub dsa_recheck_valid: bool,
     /// Why not, if not.
@@ -116,25 +116,25 @@ pub struct FinalCheck {
     pub tuned_seconds: Option<f64>,
 }
 
-pub(super) fn final_check(
+pub(super) fn recheck(
     lab: &Lab<'_>,
     prepared: &Prepared,
     config: &Configuration,
     reference: &Reference,
     req: &Requirement,
     counts: &mut Counts,
-) -> Result<FinalCheck> {
+) -> Result<Recheck> {
     // Native builds are timed by the fastest of three runs (the search ran them once). The
     // configuration found is confirmed by its own build, not the single build's.
-    let run = |worker: &Worker, config: &Configuration, seed: Option<u64>| -> Result<(CandidateRun, bool)> {
-        let runs = if seed.is_none() { 3 } else { 1 };
-        lab.run_config_times(&prepared.recipe, worker, config, seed, runs, Build::Each)
+    let run = |worker: &Worker, config: &Configuration, arithmetic: Arithmetic| -> Result<(CandidateRun, bool)> {
+        let runs = if arithmetic.is_dsa() { 1 } else { 3 };
+        lab.run_config_times(&prepared.recipe, worker, config, arithmetic, runs, Build::Each)
     };
     let lock = |i: usize| lab.workers[i].lock().map_err(|_| anyhow!("a worker's lock is poisoned"));
     // Native runs of the original and of the configuration found, each timed by its fastest of
     // three (the original's from the cache, when an earlier requirement timed it).
     let natives = |worker: &Worker| -> Result<[(CandidateRun, bool); 2]> {
-        Ok([run(worker, &prepared.start, None)?, run(worker, config, None)?])
+        Ok([run(worker, &prepared.start, Arithmetic::Native)?, run(worker, config, Arithmetic::Native)?])
     };
     // An independent DSA run of the configuration found (other random roundings) on the first
     // worker, the native runs on the second at the same time, if there is one.
@@ -148,7 +148,7 @@ pub(super) fn final_check(
                 natives
             });
             let dsa = lock(0).and_then(|worker| {
-                let dsa = run(&worker, config, Some(recheck_seed));
+                let dsa = run(&worker, config, Arithmetic::Dsa { seed: recheck_seed });
                 worker.scratch.restore_all()?;
                 dsa
             });
@@ -157,7 +157,7 @@ pub(super) fn final_check(
         })
     } else {
         let worker = lock(0)?;
-        let checked = run(&worker, config, Some(recheck_seed)).and_then(|dsa| Ok((dsa, natives(&worker)?)));
+        let checked = run(&worker, config, Arithmetic::Dsa { seed: recheck_seed }).and_then(|dsa| Ok((dsa, natives(&worker)?)));
         worker.scratch.restore_all()?;
         checked
     };
@@ -183,7 +183,7 @@ pub(super) fn final_check(
         // branch decided otherwise): report it, do not lose the search.
         _ => (tuned.failure(), None, None),
     };
-    Ok(FinalCheck {
+    Ok(Recheck {
         dsa_recheck_valid: dsa_recheck.is_none(),
         dsa_recheck_reason: dsa_recheck,
         dsa_recheck_seed: Some(recheck_seed),
@@ -198,18 +198,23 @@ pub(super) fn final_check(
 #[cfg(test)]
 mod tests {
     use super::checks;
+    use crate::model::Arithmetic::{self, Native};
+
+    fn dsa(seed: u64) -> Arithmetic {
+        Arithmetic::Dsa { seed }
+    }
 
     #[test]
     fn a_candidate_passes_its_checks_cheapest_decisive_first() {
         // By default, DSA with the search's seed only.
-        assert_eq!(checks(1, false, false, false), [Some(1)]);
+        assert_eq!(checks(1, false, false, false), [dsa(1)]);
         // Native first: the native run decides alone when it fails.
-        assert_eq!(checks(1, true, false, true), [None, Some(1)]);
+        assert_eq!(checks(1, true, false, true), [Native, dsa(1)]);
         // After a failed native re-check: natively after a valid DSA run.
-        assert_eq!(checks(1, false, false, true), [Some(1), None]);
+        assert_eq!(checks(1, false, false, true), [dsa(1), Native]);
         // After a failed seed re-check: the next seed too, before any native run.
-        assert_eq!(checks(7, false, true, true), [Some(7), Some(8), None]);
-        assert_eq!(checks(7, true, true, true), [None, Some(7), Some(8)]);
-        assert_eq!(checks(u64::MAX, false, true, false), [Some(u64::MAX), Some(0)]);
+        assert_eq!(checks(7, false, true, true), [dsa(7), dsa(8), Native]);
+        assert_eq!(checks(7, true, true, true), [Native, dsa(7), dsa(8)]);
+        assert_eq!(checks(u64::MAX, false, true, false), [dsa(u64::MAX), dsa(0)]);
     }
 }

@@ -15,7 +15,7 @@ use crate::cargo::{self, BuildOptions, BuildResult, Target};
 use crate::conversion;
 use crate::convert;
 use crate::heal::Heal;
-use crate::model::{CandidateRun, Configuration, FloatFormat, RunResult};
+use crate::model::{Arithmetic, CandidateRun, Configuration, FloatFormat, RunResult};
 use crate::process::{self, Command, Status};
 use crate::scratch::Scratch;
 use crate::validate;
@@ -65,15 +65,15 @@ impl Lab<'_> {
         cargo::build(&self.build_options(&worker.scratch, stochastic, r.quick), log)
     }
 
-    /// Runs a built program with a seed of the stochastic arithmetic (`None`: a native run, with
-    /// the search's seed, which it does not use), its checks going to `out`; a single build's
+    /// Runs a built program in `arithmetic` (DSA with its seed; a native run is given the
+    /// search's seed, which it does not use), its checks going to `out`; a single build's
     /// (DSA or native) with the units' formats. DSA runs detect overflows only.
-    pub(super) fn execute(&self, r: &Recipe, exe: &Path, out: &Path, log: &Path, seed: Option<u64>, formats: Option<&Configuration>) -> Result<process::ProcessOutput> {
+    pub(super) fn execute(&self, r: &Recipe, exe: &Path, out: &Path, log: &Path, arithmetic: Arithmetic, formats: Option<&Configuration>) -> Result<process::ProcessOutput> {
         let _ = std::fs::remove_file(out);
         let mut cmd = Command::new(exe.as_os_str())
             .args(self.settings.args.iter())
             .env(contract::OUT_ENV, out.as_os_str())
-            .env(contract::SEED_ENV, seed.unwrap_or(self.settings.seed).to_string())
+            .env(contract::SEED_ENV, arithmetic.seed().unwrap_or(self.settings.seed).to_string())
             .env("RUST_BACKTRACE", "0");
         // In a copy of the package, as it was: what the program writes stays there.
         let dir = self.run_dirs.take()?;
@@ -84,26 +84,31 @@ impl Lab<'_> {
         if r.printed {
             cmd = cmd.env(contract::PRINTED_ENV, contract::PRINTED_ON);
         }
-        if seed.is_some() {
+        if arithmetic.is_dsa() {
             // Validity needs the overflows only (DESIGN.md, "Validation"); the other kinds'
             // checks would cost a quarter of a run's time and change none of its values.
             cmd = cmd.env(contract::DETECT_ENV, contract::DETECT_OVERFLOW);
         }
-        if self.stops_at_overflow(r, seed, formats.is_some()) {
+        if self.stops_at_overflow(r, arithmetic, formats.is_some()) {
             cmd = cmd.env(contract::STOP_ON_OVERFLOW_ENV, contract::STOP_ON_OVERFLOW_ON);
         }
-        if seed.is_some() && self.noise_by_mean.get() == Some(&true) {
+        if arithmetic.is_dsa() && self.noise_by_mean.get() == Some(&true) {
             cmd = cmd.env(contract::NOISE_ORDER_ENV, contract::NOISE_ORDER_MEAN);
         }
         process::run(&cmd, self.timeout(), log)
     }
 
-    /// Whether a candidate's run under DSA with `seed` (`None`: native), of a single build or
+    /// DSA with the search's seed (`--seed`): the arithmetic of the reference and of candidates.
+    pub(super) fn dsa(&self) -> Arithmetic {
+        Arithmetic::Dsa { seed: self.settings.seed }
+    }
+
+    /// Whether a candidate's run in `arithmetic`, of a single build or
     /// not, ends at its first 16-bit overflow ([`contract::STOP_ON_OVERFLOW_ENV`]): DSA
     /// runs, and runs of the native single build (whose 16-bit roundings check for it; a
     /// configuration's own native build does not).
-    pub(super) fn stops_at_overflow(&self, r: &Recipe, seed: Option<u64>, single: bool) -> bool {
-        r.stop_on_overflow && (seed.is_some() || single)
+    pub(super) fn stops_at_overflow(&self, r: &Recipe, arithmetic: Arithmetic, single: bool) -> bool {
+        r.stop_on_overflow && (arithmetic.is_dsa() || single)
     }
 
     /// The sources of a configuration: knobs at their formats, and for the stochastic build
@@ -144,10 +149,10 @@ impl Lab<'_> {
         RunLayout::log(&self.logs, &log_name(what))
     }
 
-    /// The run of a configuration with `seed` (`None`: native), from the cache or built and run
-    /// now on `worker` (and then cached); `true` when it came from the cache.
-    pub(super) fn run_config(&self, r: &Recipe, worker: &Worker, config: &Configuration, seed: Option<u64>) -> Result<(CandidateRun, bool)> {
-        self.run_config_times(r, worker, config, seed, 1, Build::Any)
+    /// The run of a configuration in `arithmetic`, from the cache or built and run now on
+    /// `worker` (and then cached); `true` when it came from the cache.
+    pub(super) fn run_config(&self, r: &Recipe, worker: &Worker, config: &Configuration, arithmetic: Arithmetic) -> Result<(CandidateRun, bool)> {
+        self.run_config_times(r, worker, config, arithmetic, 1, Build::Any)
     }
 
     /// [`Lab::run_config`], with a run that ran at least `runs` times (timed by the fastest).
@@ -156,33 +161,33 @@ impl Lab<'_> {
         r: &Recipe,
         worker: &Worker,
         config: &Configuration,
-        seed: Option<u64>,
+        arithmetic: Arithmetic,
         runs: u32,
         build: Build<'_>,
     ) -> Result<(CandidateRun, bool)> {
-        if let Some(run) = self.recall_run(config, seed).filter(|r| r.runs >= runs || r.failure().is_some()) {
+        if let Some(run) = self.recall_run(config, arithmetic).filter(|r| r.runs >= runs || r.failure().is_some()) {
             return Ok((run, true));
         }
-        let run = self.build_and_run(r, worker, config, seed, runs, build)?;
+        let run = self.build_and_run(r, worker, config, arithmetic, runs, build)?;
         self.cache.lock().map_err(|_| anyhow!("the cache lock is poisoned"))?.insert(run.clone());
         Ok((run, false))
     }
 
-    /// Builds and runs one configuration: under DSA with `seed`, or natively (`None`), `runs`
-    /// times, timed by the fastest. With `Build::Any`, a run of the single build when there is
+    /// Builds and runs one configuration in `arithmetic` (under DSA with its seed, or natively),
+    /// `runs` times, timed by the fastest. With `Build::Any`, a run of the single build when there is
     /// one: the DSA one under DSA, the native one ([`Lab::try_single_native`]) natively.
-    pub(super) fn build_and_run(&self, r: &Recipe, worker: &Worker, config: &Configuration, seed: Option<u64>, runs: u32, build: Build<'_>) -> Result<CandidateRun> {
+    pub(super) fn build_and_run(&self, r: &Recipe, worker: &Worker, config: &Configuration, arithmetic: Arithmetic, runs: u32, build: Build<'_>) -> Result<CandidateRun> {
         let single = match build {
-            Build::Any if seed.is_some() => r.single.as_deref(),
+            Build::Any if arithmetic.is_dsa() => r.single.as_deref(),
             Build::Any => r.single_native.as_deref(),
             Build::Each => None,
             Build::Single(exe) => Some(exe),
         };
         let key = config.key().replace(',', "-");
-        let tag = match seed {
-            Some(s) if s == self.settings.seed => key,
-            Some(s) => format!("{key}-seed{s}"),
-            None => format!("{key}-native"),
+        let tag = match arithmetic {
+            Arithmetic::Dsa { seed } if seed == self.settings.seed => key,
+            Arithmetic::Dsa { seed } => format!("{key}-seed{seed}"),
+            Arithmetic::Native => format!("{key}-native"),
         };
         // The single build's runs have logs of their own (the verification runs a configuration
         // both ways).
@@ -191,7 +196,7 @@ impl Lab<'_> {
         let _ = std::fs::remove_file(&log);
         let mut run = CandidateRun {
             configuration: config.clone(),
-            arithmetic: seed.into(),
+            arithmetic,
             result: RunResult::Finished { records: Vec::new(), overflows: 0 },
             build_seconds: 0.0,
             run_seconds: 0.0,
@@ -208,8 +213,8 @@ impl Lab<'_> {
         let exe = match single {
             Some(exe) => exe.to_path_buf(),
             None => {
-                let files = self.sources_of(r, config, seed.is_some())?;
-                let built = self.build(r, worker, &files, seed.is_some(), &log)?;
+                let files = self.sources_of(r, config, arithmetic.is_dsa())?;
+                let built = self.build(r, worker, &files, arithmetic.is_dsa(), &log)?;
                 run.build_seconds = built.elapsed.as_secs_f64();
                 if !built.success && built.errors.is_empty() && built.status != Status::TimedOut {
                     // No compiler error: cargo itself failed (the scratch copy vanished, the
@@ -232,7 +237,7 @@ impl Lab<'_> {
         let mut fastest = f64::INFINITY;
         for _ in 0..runs.max(1) {
             run.runs += 1;
-            let ran = self.execute(r, &exe, &out, &log, seed, single.map(|_| config))?;
+            let ran = self.execute(r, &exe, &out, &log, arithmetic, single.map(|_| config))?;
             fastest = fastest.min(ran.elapsed.as_secs_f64());
             run.run_seconds = fastest;
             run.result = match ran.status {
@@ -241,7 +246,7 @@ impl Lab<'_> {
                     let checked = validate::read_run(&out)?;
                     RunResult::Finished { overflows: checked.overflows(), records: checked.records }
                 }
-                Status::Exited(contract::OVERFLOW_EXIT_CODE) if self.stops_at_overflow(r, seed, single.is_some()) => {
+                Status::Exited(contract::OVERFLOW_EXIT_CODE) if self.stops_at_overflow(r, arithmetic, single.is_some()) => {
                     RunResult::Overflowed
                 }
                 Status::Exited(code) => {

@@ -248,7 +248,7 @@ impl LabOracle<'_, '_> {
             return Err(anyhow!("a worker thread panicked"));
         }
         // Saved after a round at most every few seconds (a batch's cache grows to tens of
-        // megabytes), and at the end of the search's requirement by the final check: an
+        // megabytes), and at the end of the search's requirement by the re-check: an
         // interrupted search loses little.
         lab.save_cache_every(Duration::from_secs(10))?;
         let results = queue.into_inner().unwrap_or_else(PoisonError::into_inner).results;

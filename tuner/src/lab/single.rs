@@ -10,7 +10,7 @@ use anyhow::{Context, Result};
 use crate::conversion;
 use crate::convert;
 use crate::heal::Heal;
-use crate::model::{CandidateRun, Configuration, Record, RunResult};
+use crate::model::{Arithmetic, CandidateRun, Configuration, Record, RunResult};
 
 use super::run::Build;
 use super::{Lab, Recipe, Worker};
@@ -38,17 +38,17 @@ impl Lab<'_> {
             Ok(kept) => kept,
             Err(why) => return Ok(Err(why)),
         };
-        let seed = Some(self.settings.seed);
+        let dsa = self.dsa();
         // Its runs are made as the reference's, whose run decides how ([`Lab::dsa_reference`]).
         self.noise_by_mean.wait();
-        let on_start = self.build_and_run(r, worker, start, seed, 1, Build::Single(&kept))?;
-        let on_mixed = self.build_and_run(r, worker, &self.lowered_every_other(r, start), seed, 1, Build::Single(&kept))?;
+        let on_start = self.build_and_run(r, worker, start, dsa, 1, Build::Single(&kept))?;
+        let on_mixed = self.build_and_run(r, worker, &self.lowered_every_other(r, start), dsa, 1, Build::Single(&kept))?;
         Ok(Ok(SingleMade { program: kept, on_start, on_mixed }))
     }
 
     /// Builds the single build's sources ([`convert::single_build_sources`]) on `worker`: under
     /// DSA (`stochastic`: knobs as `Knob<F, U>`, every item marked for conversion, the
-    /// `stochastic` feature on), or natively (knobs as `Knob<F, U, Ndyn>`, the rest of the code
+    /// `stochastic` feature on), or natively (knobs as `Knob<F, U, DynNative>`, the rest of the code
     /// as it is, as a candidate's native build). The program is kept beside the worker's builds
     /// (the worker goes on building other configurations); why not when it does not compile.
     pub(super) fn build_single(&self, r: &Recipe, worker: &Worker, stochastic: bool) -> Result<Result<PathBuf, String>> {
@@ -102,14 +102,14 @@ impl Lab<'_> {
             Err(why) => return Ok(Err(why)),
         };
         let why_not = |run: &CandidateRun| run.failure().map_or_else(|| "other checked values".to_string(), |r| r.to_string());
-        let on_start = self.build_and_run(r, worker, start, None, 1, Build::Single(&exe))?;
+        let on_start = self.build_and_run(r, worker, start, Arithmetic::Native, 1, Build::Single(&exe))?;
         let original_result = RunResult::Finished { records: original.to_vec(), overflows: 0 };
         if !matches!(&on_start.result, RunResult::Finished { overflows: 0, .. }) || !same_results(&on_start.result, &original_result, &r.unsteady) {
             return Ok(Err(format!("run of {start} differs from the original's native run ({})", why_not(&on_start))));
         }
         let mixed = self.lowered_every_other(r, start);
-        let own = self.run_config_times(r, worker, &mixed, None, 1, Build::Each)?.0;
-        let single = self.build_and_run(r, worker, &mixed, None, 1, Build::Single(&exe))?;
+        let own = self.run_config_times(r, worker, &mixed, Arithmetic::Native, 1, Build::Each)?.0;
+        let single = self.build_and_run(r, worker, &mixed, Arithmetic::Native, 1, Build::Single(&exe))?;
         if !same_results(&single.result, &own.result, &r.unsteady) {
             return Ok(Err(format!("run of {mixed} differs from that configuration's native build ({})", why_not(&single))));
         }

@@ -20,7 +20,7 @@ use crate::workspace::Workspace;
 use super::counts::{count_run, count_tested, Counts};
 use super::judge::LabOracle;
 use super::prepare::{prepare, Prepared};
-use super::recheck::{final_check, FinalCheck};
+use super::recheck::{recheck, Recheck};
 use super::{Lab, TuneError};
 
 /// Everything a tuning run found.
@@ -40,8 +40,8 @@ pub struct Tuned {
     pub unchecked: Vec<usize>,
     /// Counts and times.
     pub counts: Counts,
-    /// The native re-check.
-    pub final_check: FinalCheck,
+    /// The re-checks of the configuration found (DSA with another seed, native).
+    pub final_check: Recheck,
     /// Probe rounds and what rustc said that the probe could not read.
     pub probe_rounds: usize,
     /// Messages for the user (cache warnings, unexplained probe errors).
@@ -66,7 +66,7 @@ pub fn tune(settings: &Settings, ws: &Workspace, inv: &Inventory, console: &Cons
 }
 
 /// Tunes a prepared crate for one requirement: Delta Debugging over the units, once per ladder
-/// step, then the final checks. Runs known from the cache (an earlier requirement, an earlier
+/// step, then the re-checks. Runs known from the cache (an earlier requirement, an earlier
 /// run) are not repeated.
 pub fn tune_for(lab: &Lab<'_>, prepared: &Prepared, req: &Requirement) -> Result<Tuned, TuneError> {
     let started = Instant::now();
@@ -114,7 +114,7 @@ pub fn tune_for(lab: &Lab<'_>, prepared: &Prepared, req: &Requirement) -> Result
         // The search's runs are kept before the re-check, which may be interrupted.
         lab.save_cache().map_err(TuneError::internal)?;
         console.stage("re-checking the configuration (DSA with another seed, then natively)");
-        let check = final_check(lab, prepared, &result.configuration, &reference, req, &mut counts)
+        let check = recheck(lab, prepared, &result.configuration, &reference, req, &mut counts)
             .map_err(TuneError::internal)?;
         let failed = check.dsa_recheck_reason.clone().or_else(|| check.reason.clone());
         if check.dsa_recheck_reason.is_some() && !lab.two_seeds() {

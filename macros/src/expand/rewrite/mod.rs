@@ -29,7 +29,7 @@ struct Binding {
     /// Holds floats somewhere (also `&mut [f64]`): assignments to its elements store.
     floaty: bool,
     /// Unannotated and initialised: its type is the initialiser's, which in the single build can
-    /// be a value of run-time format (`__rt::Sdyn`), so stores into it must see the place.
+    /// be a value of run-time format (`__rt::DynStochastic`), so stores into it must see the place.
     inferred: bool,
 }
 

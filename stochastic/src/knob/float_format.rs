@@ -1,4 +1,4 @@
-//! The formats known at run time (`Fmt`, `Tag`) and the format each unit has in this run: the
+//! The formats known at run time (`FloatFormat`, `Tag`) and the format each unit has in this run: the
 //! table read from [`FORMATS_ENV`] before `main` (`startup.rs`), read back with plain loads.
 
 use super::*;
@@ -6,7 +6,7 @@ use super::*;
 /// A format known at run time.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[repr(u8)]
-pub enum Fmt {
+pub enum FloatFormat {
     /// bfloat16.
     Bf16 = 1,
     /// binary16.
@@ -17,25 +17,25 @@ pub enum Fmt {
     F64 = 4,
 }
 
-impl Fmt {
+impl FloatFormat {
     /// The format of a short name.
-    pub fn parse(name: &str) -> Option<Fmt> {
+    pub fn parse(name: &str) -> Option<FloatFormat> {
         match name.trim() {
-            "f64" => Some(Fmt::F64),
-            "f32" => Some(Fmt::F32),
-            "f16" => Some(Fmt::F16),
-            "bf16" => Some(Fmt::Bf16),
+            "f64" => Some(FloatFormat::F64),
+            "f32" => Some(FloatFormat::F32),
+            "f16" => Some(FloatFormat::F16),
+            "bf16" => Some(FloatFormat::Bf16),
             _ => None,
         }
     }
 
     #[inline]
-    fn from_u8(v: u8) -> Option<Fmt> {
+    fn from_u8(v: u8) -> Option<FloatFormat> {
         match v {
-            1 => Some(Fmt::Bf16),
-            2 => Some(Fmt::F16),
-            3 => Some(Fmt::F32),
-            4 => Some(Fmt::F64),
+            1 => Some(FloatFormat::Bf16),
+            2 => Some(FloatFormat::F16),
+            3 => Some(FloatFormat::F32),
+            4 => Some(FloatFormat::F64),
             _ => None,
         }
     }
@@ -43,14 +43,14 @@ impl Fmt {
     /// Whether every value of format `other` is one of `self` ([`crate::format::holds`]): the
     /// same format, or binary32 or binary64 wider than it.
     #[inline]
-    pub fn holds(self, other: Fmt) -> bool {
+    pub fn holds(self, other: FloatFormat) -> bool {
         self == other || ((self as u8) >= 3 && (self as u8) > (other as u8))
     }
 
     /// The format two formats compute in ([`crate::Promote`]): the wider, and binary32 for
     /// binary16 with bfloat16.
     #[inline]
-    pub fn promote(self, other: Fmt) -> Fmt {
+    pub fn promote(self, other: FloatFormat) -> FloatFormat {
         if self == other {
             self
         } else if (self as u8) >= 3 || (other as u8) >= 3 {
@@ -60,12 +60,12 @@ impl Fmt {
                 other
             }
         } else {
-            Fmt::F32
+            FloatFormat::F32
         }
     }
 }
 
-/// Each unit's format as a [`Fmt`] (zero: the unit's declared format), read before `main`
+/// Each unit's format as a [`FloatFormat`] (zero: the unit's declared format), read before `main`
 /// ([`crate::startup`]): every store into a knob reads its unit's entry, and plain loads of a
 /// value written once leave the loops that make them.
 static TABLE: Plain<[u8; MAX_UNITS]> = Plain::new([0; MAX_UNITS]);
@@ -99,7 +99,7 @@ pub unsafe fn set_formats(list: &str) -> Result<(), String> {
     }
     let mut table = [0u8; MAX_UNITS];
     for (u, name) in names.iter().enumerate() {
-        let f = Fmt::parse(name).ok_or_else(|| format!("unit {u}: `{name}` is not a format (f64, f32, f16, bf16)"))?;
+        let f = FloatFormat::parse(name).ok_or_else(|| format!("unit {u}: `{name}` is not a format (f64, f32, f16, bf16)"))?;
         table[u] = f as u8;
     }
     // SAFETY: the caller's promise.
@@ -110,25 +110,25 @@ pub unsafe fn set_formats(list: &str) -> Result<(), String> {
 /// The format of unit `k` in this run: the table's entry, or the declared format where the run
 /// names none. Once inlined, a load LLVM can hoist and a select.
 #[inline]
-pub(super) fn unit_format(k: u32, declared: Fmt) -> Fmt {
-    TABLE.at((k & !CONSTANT) as usize).and_then(Fmt::from_u8).unwrap_or(declared)
+pub(super) fn unit_format(k: u32, declared: FloatFormat) -> FloatFormat {
+    TABLE.at((k & !CONSTANT) as usize).and_then(FloatFormat::from_u8).unwrap_or(declared)
 }
 
 /// The formats as the single build names them.
 pub trait Tag: Format {
     /// The run-time name of the format.
-    const FMT: Fmt;
+    const FLOAT_FORMAT: FloatFormat;
 }
 
 impl Tag for f64 {
-    const FMT: Fmt = Fmt::F64;
+    const FLOAT_FORMAT: FloatFormat = FloatFormat::F64;
 }
 impl Tag for f32 {
-    const FMT: Fmt = Fmt::F32;
+    const FLOAT_FORMAT: FloatFormat = FloatFormat::F32;
 }
 impl Tag for f16 {
-    const FMT: Fmt = Fmt::F16;
+    const FLOAT_FORMAT: FloatFormat = FloatFormat::F16;
 }
 impl Tag for bf16 {
-    const FMT: Fmt = Fmt::Bf16;
+    const FLOAT_FORMAT: FloatFormat = FloatFormat::Bf16;
 }
