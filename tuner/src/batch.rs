@@ -426,7 +426,7 @@ fn tune_crate(
                     .map_err(anyhow::Error::from)
                     .and_then(|()| report::write(&requirement_settings, &ws, &tuned));
                 let c = &tuned.counts;
-                let f = &tuned.final_check;
+                let f = &tuned.recheck;
                 row.status = "tuned".into();
                 row.formats = tuned.search.configuration.knob_formats(&tuned.units, tuned.inventory.knobs.len());
                 row.census = Some(census(&row.formats));

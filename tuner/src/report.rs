@@ -191,7 +191,7 @@ pub fn write(settings: &Settings, ws: &Workspace, tuned: &Tuned) -> Result<Repor
         census,
         passes: tuned.search.passes.clone(),
         counts: tuned.counts.clone(),
-        recheck: tuned.final_check.clone(),
+        recheck: tuned.recheck.clone(),
         reference: tuned.reference.clone(),
         unchecked: tuned.unchecked.clone(),
         files,

@@ -414,7 +414,7 @@ fn random_monotone_oracles_give_valid_one_minimal_results_without_repeated_tests
 }
 
 #[test]
-fn the_final_check_lowers_a_unit_that_a_later_pass_made_lowerable() {
+fn the_minimality_check_lowers_a_unit_that_a_later_pass_made_lowerable() {
     // Not monotone: unit 0 may be f32 only once unit 1 is f16.
     let mut valid = |c: &Configuration| c.0[0] == F64 || (c.0[0] == F32 && c.0[1] == F16);
     let units = units(2);

@@ -41,7 +41,7 @@ pub struct Tuned {
     /// Counts and times.
     pub counts: Counts,
     /// The re-checks of the configuration found (DSA with another seed, native).
-    pub final_check: Recheck,
+    pub recheck: Recheck,
     /// Probe rounds and what rustc said that the probe could not read.
     pub probe_rounds: usize,
     /// Messages for the user (cache warnings, unexplained probe errors).
@@ -105,7 +105,7 @@ pub fn tune_for(lab: &Lab<'_>, prepared: &Prepared, req: &Requirement) -> Result
     }
     // What the searches of this requirement looked at (for [`Lab::start_two_seeds`]).
     let mut consulted: HashSet<Configuration> = HashSet::new();
-    let (result, final_check) = loop {
+    let (result, rechecked) = loop {
         let mut oracle = LabOracle { lab, recipe, reference: &reference, req, rejected: &rejected };
         let result =
             search::search(&problem, &options, &mut oracle, &mut |e| console.event(e)).map_err(TuneError::internal)?;
@@ -159,7 +159,7 @@ pub fn tune_for(lab: &Lab<'_>, prepared: &Prepared, req: &Requirement) -> Result
         reference: reference.records.clone(),
         unchecked: reference.unchecked.iter().copied().collect(),
         counts,
-        final_check,
+        recheck: rechecked,
         probe_rounds: prepared.probe_rounds,
         warnings: prepared.warnings.iter().cloned().chain(requirement_warnings).collect(),
         inventory: recipe.inv.clone(),
