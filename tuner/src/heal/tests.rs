@@ -1,3 +1,5 @@
+//! Unit tests of the heals: finding the expression an error names, and the heals written there.
+
 use super::find::{balanced, cast_at, in_constant, literals_in_text, receiver_of, widest_at};
 use super::rules::{elaborated_literal_ident, literal_argument_receiver};
 use super::types::{dynamic, lent_as, qualified, slice_element};

@@ -1,3 +1,5 @@
+//! Unit tests of the probe build: reading rustc's messages, couplings, units and rounds.
+
 use super::*;
 use crate::model::{Coupling, FloatFormat, Knob, KnobKind, LeafSpan};
 

@@ -1,3 +1,5 @@
+//! Unit tests of validation: the reference, the rules of validity, reading records.
+
 use super::*;
 
 fn rec(name: &str, index: usize, samples: &[f64], digits: f64) -> Record {
