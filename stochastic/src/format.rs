@@ -126,7 +126,7 @@ pub trait Format:
     fn exact(x: f64) -> Self::Repr;
 
     /// Directed `a + b` of three samples, sample `i` toward -inf when bit `i` of `bits` is set
-    /// (sample 2 opposite to sample 1): see [`crate::rng`] and `lanes.rs`. `cpu`: which of the
+    /// (sample 2 opposite to sample 1): see [`crate::rng`] and `lanes/`. `cpu`: which of the
     /// CPU's kernels are to be used ([`crate::stochastic::cpu_flags`]).
     #[doc(hidden)]
     #[inline(always)]

@@ -71,7 +71,7 @@ crate::methods::f64_methods!(math2; [
 ] [f16, bf16]);
 
 // The dispatch traits the expansion calls, by the names `fptune-macros` gives the two-operand
-// methods (`TWO_OPERAND_METHODS` in its `expand.rs`): the same eight as `f64_methods!`'s.
+// methods (`TWO_OPERAND_METHODS` in its `expand/rewrite/operators.rs`): the same eight as `f64_methods!`'s.
 float_pair!(FloatPowf, __fp_powf, Math2, powf);
 float_pair!(FloatAtan2, __fp_atan2, Math2, atan2);
 float_pair!(FloatHypot, __fp_hypot, Math2, hypot);
