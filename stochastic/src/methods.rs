@@ -6,9 +6,8 @@
 //! `Math2` trait and its implementations for every float kind) and num-traits' `Float` for
 //! `Stochastic<F>` (`traits/num.rs`, its one-operand methods). Lists that differ keep their own:
 //! `Stochastic<F>`'s inherent methods (`math.rs`: each its own rounding and instability);
-//! `HalfMath` (`rt/half_math.rs`: a subset, without `exp_m1`, `ln_1p`, `asinh`, `acosh`,
-//! `atanh`, `fract`, `signum`, `min`, `max`, the last three `half`'s own); the probe build's
-//! (`rt/probe.rs`: a subset, without `exp_m1`, `ln_1p`, `asinh`, `acosh`, `atanh`, `fract`);
+//! `HalfMath` (`rt/half_math.rs`: the one-operand methods computed in `f32`, without `signum`,
+//! `min`, `max`, which are `half`'s own); the probe build's (`rt/probe.rs`);
 //! simba's `ComplexField` (`traits/simba.rs`: that trait has no `to_degrees`, `to_radians`).
 
 /// Calls `$m!` with the `f64` method set: the one-operand methods, the two-operand ones (computed

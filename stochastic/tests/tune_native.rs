@@ -156,6 +156,13 @@ mod method_set {
         let q = x.div_euclid(0.75);
         (f64::from(m), f64::from(r), f64::from(q))
     }
+
+    /// The methods `half`'s types lack and `f64` has: computed in `f32`, rounded to the knob's
+    /// format (as the single build's 16-bit values compute them).
+    pub fn small_argument_methods(#[tune] x: fptune::f16, #[tune] b: fptune::bf16) -> ([f64; 5], f64) {
+        let f = (b * 3.0).fract();
+        ([x.exp_m1(), x.ln_1p(), x.asinh(), (x + 1.5).acosh(), x.atanh()].map(f64::from), f64::from(f))
+    }
 }
 
 #[test]
@@ -171,6 +178,16 @@ fn the_f64_method_set_reaches_16_bit_knobs() {
 #[test]
 fn literal_arguments_of_two_operand_methods_adapt_to_16_bit_knobs() {
     assert_eq!(method_set::literal_arguments(f16::from_f32(2.0)), (-2.0, 0.5, 2.0));
+}
+
+#[test]
+fn sixteen_bit_knobs_have_exp_m1_ln_1p_the_inverse_hyperbolics_and_fract() {
+    use fptune::bf16;
+    let x = 0.25f32;
+    let want = [x.exp_m1(), x.ln_1p(), x.asinh(), (x + 1.5).acosh(), x.atanh()].map(|v| f64::from(f16::from_f32(v)));
+    let (got, fract) = method_set::small_argument_methods(f16::from_f32(x), bf16::from_f32(1.25));
+    assert_eq!(got, want);
+    assert_eq!(fract, 0.75);
 }
 
 #[test]

@@ -133,6 +133,36 @@ pub trait HalfMath: Sized {
     fn tanh(self) -> Self {
         self.via(f32::tanh)
     }
+    /// `e^x - 1`.
+    #[inline(always)]
+    fn exp_m1(self) -> Self {
+        self.via(f32::exp_m1)
+    }
+    /// `ln(1 + x)`.
+    #[inline(always)]
+    fn ln_1p(self) -> Self {
+        self.via(f32::ln_1p)
+    }
+    /// Inverse hyperbolic sine.
+    #[inline(always)]
+    fn asinh(self) -> Self {
+        self.via(f32::asinh)
+    }
+    /// Inverse hyperbolic cosine.
+    #[inline(always)]
+    fn acosh(self) -> Self {
+        self.via(f32::acosh)
+    }
+    /// Inverse hyperbolic tangent.
+    #[inline(always)]
+    fn atanh(self) -> Self {
+        self.via(f32::atanh)
+    }
+    /// Fractional part, `x - trunc(x)` (exact).
+    #[inline(always)]
+    fn fract(self) -> Self {
+        self.via(f32::fract)
+    }
     /// `sqrt(x^2 + y^2)`.
     #[inline(always)]
     fn hypot(self, o: Self) -> Self {

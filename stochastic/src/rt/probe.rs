@@ -281,5 +281,5 @@ macro_rules! probe_math {
         }
     };
 }
-probe_math!(sqrt, cbrt, abs, exp, exp2, ln, log10, log2, sin, cos, tan, asin, acos, atan, sinh,
-    cosh, tanh, floor, ceil, trunc, round, signum, recip, to_degrees, to_radians);
+probe_math!(sqrt, cbrt, abs, exp, exp2, exp_m1, ln, ln_1p, log10, log2, sin, cos, tan, asin, acos, atan, sinh,
+    cosh, tanh, asinh, acosh, atanh, floor, ceil, trunc, round, fract, signum, recip, to_degrees, to_radians);
