@@ -125,22 +125,10 @@ fn is_type_path(s: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::{FloatFormat, KnobKind, LeafSpan};
+    use crate::model::LeafSpan;
 
     fn knob(id: usize, name: &str, leaves: &[((usize, usize), (usize, usize))]) -> Knob {
-        Knob {
-            id,
-            file: "src/main.rs".into(),
-            line: 1,
-            column: 1,
-            name: name.into(),
-            kind: KnobKind::Let,
-            ty: "f64".into(),
-            declared: FloatFormat::F64,
-            group: None,
-            scope: String::new(),
-            leaves: leaves.iter().map(|&(start, end)| LeafSpan { start, end }).collect(),
-        }
+        Knob { leaves: leaves.iter().map(|&(start, end)| LeafSpan { start, end }).collect(), ..Knob::for_test(id, name) }
     }
 
     #[test]

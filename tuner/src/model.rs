@@ -660,6 +660,26 @@ pub mod float_json {
     }
 }
 
+/// A `let` knob `name` declared `f64` at `src/main.rs:1:1`, without leaves: the unit tests' knob.
+#[cfg(test)]
+impl Knob {
+    pub(crate) fn for_test(id: usize, name: &str) -> Knob {
+        Knob {
+            id,
+            file: "src/main.rs".into(),
+            line: 1,
+            column: 1,
+            name: name.into(),
+            kind: KnobKind::Let,
+            ty: "f64".into(),
+            declared: FloatFormat::F64,
+            group: None,
+            scope: String::new(),
+            leaves: Vec::new(),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

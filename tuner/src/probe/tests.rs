@@ -4,19 +4,7 @@ use super::*;
 use crate::model::{Coupling, FloatFormat, Knob, KnobKind, LeafSpan};
 
 fn knob(id: usize, name: &str, group: Option<&str>) -> Knob {
-    Knob {
-        id,
-        file: "src/main.rs".into(),
-        line: 1,
-        column: 1,
-        name: name.into(),
-        kind: KnobKind::Let,
-        ty: "f64".into(),
-        declared: FloatFormat::F64,
-        group: group.map(str::to_string),
-        scope: String::new(),
-        leaves: Vec::new(),
-    }
+    Knob { group: group.map(str::to_string), ..Knob::for_test(id, name) }
 }
 
 fn knobs(n: usize) -> Vec<Knob> {
