@@ -39,6 +39,7 @@ mod check;
 pub mod contract;
 mod cvt;
 mod format;
+pub mod formats;
 mod heal;
 mod knob;
 mod lanes;

@@ -21,7 +21,7 @@
 
 use half::{bf16, f16};
 
-const SIGN64: u64 = 1 << 63;
+pub(crate) const SIGN64: u64 = 1 << 63;
 /// Whether the target has a hardware FMA (`-C target-cpu=native` on most machines); without one
 /// `f64::mul_add` is a slow software routine, so residuals use Dekker's product instead.
 const HAS_FMA: bool = cfg!(target_feature = "fma");
@@ -82,7 +82,7 @@ fn overflow_f32(s: f32, dir: f64) -> f32 {
 
 /// TwoSum (Knuth): `a + b = s + err` exactly when `s` is finite.
 #[inline(always)]
-fn two_sum_f64(a: f64, b: f64) -> (f64, f64) {
+pub(crate) fn two_sum_f64(a: f64, b: f64) -> (f64, f64) {
     let s = a + b;
     let bb = s - a;
     (s, (a - (s - bb)) + (b - bb))
@@ -98,7 +98,7 @@ fn two_sum_f32(a: f32, b: f32) -> (f32, f32) {
 /// `a*b - p` exactly (for `p = RN(a*b)` in the fast range): an FMA where the target has one,
 /// Dekker's product otherwise.
 #[inline(always)]
-fn product_residual(a: f64, b: f64, p: f64) -> f64 {
+pub(crate) fn product_residual(a: f64, b: f64, p: f64) -> f64 {
     if HAS_FMA {
         a.mul_add(b, -p)
     } else {
@@ -110,7 +110,7 @@ fn product_residual(a: f64, b: f64, p: f64) -> f64 {
 
 /// `c - a*b` with the exact sign (for `a*b` close to `c`, in the fast range).
 #[inline(always)]
-fn remainder_residual(c: f64, a: f64, b: f64) -> f64 {
+pub(crate) fn remainder_residual(c: f64, a: f64, b: f64) -> f64 {
     if HAS_FMA {
         (-a).mul_add(b, c)
     } else {
@@ -130,7 +130,7 @@ fn split(a: f64) -> (f64, f64) {
 }
 
 #[inline(always)]
-fn in_fast_range(x: f64) -> bool {
+pub(crate) fn in_fast_range(x: f64) -> bool {
     let m = x.abs();
     (TINY64..=HUGE64).contains(&m)
 }
@@ -226,7 +226,7 @@ fn sqrt_f64_slow(a: f64, dir: f64) -> f64 {
 }
 
 /// `|x| = m * 2^e` with an integer significand.
-fn decompose(x: f64) -> (u64, i32) {
+pub(crate) fn decompose(x: f64) -> (u64, i32) {
     let bits = x.to_bits() & !SIGN64;
     let e = (bits >> 52) as i32;
     let m = bits & ((1u64 << 52) - 1);
@@ -238,7 +238,7 @@ fn decompose(x: f64) -> (u64, i32) {
 }
 
 /// Like [`decompose`] with the significand's top bit moved to bit 52 (subnormals normalised).
-fn decompose_normalised(x: f64) -> (u64, i32) {
+pub(crate) fn decompose_normalised(x: f64) -> (u64, i32) {
     let (m, e) = decompose(x);
     let shift = m.leading_zeros() as i32 - 11;
     (m << shift, e - shift)
@@ -369,17 +369,33 @@ pub(crate) fn sqrt_f32(a: f32, dir: f64) -> f32 {
 // 16-bit formats, as grids inside f64
 // ----------------------------------------------------------------------------------------------
 
-/// A binary floating-point format narrower than `f64`: `p` significand bits (hidden bit
-/// included), smallest normal exponent `emin`, largest finite value `max`.
+/// A binary floating-point format inside `f64`: `p` significand bits (hidden bit included),
+/// smallest normal exponent `emin`, largest finite value `max`, and `beyond`, what a rounding
+/// past `max` gives (infinity, or NaN or `max` itself in formats without infinities: see
+/// `formats::Spec::grid`).
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Grid {
     pub p: i32,
     pub emin: i32,
     pub max: f64,
+    pub beyond: f64,
 }
 
-pub(crate) const GRID_F16: Grid = Grid { p: 11, emin: -14, max: 65504.0 };
-pub(crate) const GRID_BF16: Grid = Grid { p: 8, emin: -126, max: 3.389_531_389_251_535_5e38 };
+pub(crate) const GRID_F16: Grid = Grid { p: 11, emin: -14, max: 65504.0, beyond: f64::INFINITY };
+pub(crate) const GRID_BF16: Grid = Grid { p: 8, emin: -126, max: 3.389_531_389_251_535_5e38, beyond: f64::INFINITY };
+
+/// The grid below a nonnegative finite `f64` of bits `mag_bits`: the grid point at or below it
+/// (`trunc`), the quantum there (`q`) and the `f64` exponent of the value (subnormal `f64`s count
+/// as exponent -1022, as their encoding scales).
+#[inline(always)]
+fn grid_below(mag_bits: u64, g: Grid) -> (f64, f64, i32) {
+    let e = ((mag_bits >> 52) as i32).max(1) - 1023;
+    let qe = e.max(g.emin) - (g.p - 1);
+    let q = pow2(qe);
+    let drop = 52 - (e - qe);
+    let trunc = if drop > 52 { 0.0 } else { f64::from_bits(mag_bits & !((1u64 << drop) - 1)) };
+    (trunc, q, e)
+}
 
 /// Directed rounding onto `g` of the exact value `x + err`, where `x` is a normal `f64` (or zero,
 /// then `err` is zero) and `|err|` is at most half an ulp of `x` (zero when `x` is exact). `err`
@@ -393,11 +409,7 @@ pub(crate) fn grid_round(x: f64, err: f64, dir: f64, g: Grid) -> f64 {
     }
     let neg = bits >> 63 != 0;
     let ax = f64::from_bits(mag_bits);
-    let e = (mag_bits >> 52) as i32 - 1023;
-    let qe = e.max(g.emin) - (g.p - 1);
-    let q = pow2(qe);
-    let drop = 52 - (e - qe);
-    let trunc = if drop > 52 { 0.0 } else { f64::from_bits(mag_bits & !((1u64 << drop) - 1)) };
+    let (trunc, q, e) = grid_below(mag_bits, g);
     let away = (dir > 0.0) != neg;
     // The error relative to the magnitude.
     let err_mag = if neg { -err } else { err };
@@ -420,13 +432,44 @@ pub(crate) fn grid_round(x: f64, err: f64, dir: f64, g: Grid) -> f64 {
     };
     let mag = if mag > g.max {
         if away {
-            f64::INFINITY
+            g.beyond
         } else {
             g.max
         }
     } else {
         mag
     };
+    if neg {
+        -mag
+    } else {
+        mag
+    }
+}
+
+/// Round-to-nearest-even onto `g` of the exact value `x + err`, under the same terms as
+/// [`grid_round`] (`x` a finite `f64`, `|err|` at most half an ulp of it): a tie is a value
+/// exactly halfway between grid points (`x` halfway and `err` zero), and goes to the point whose
+/// last significand bit is even. Beyond `max`: `g.beyond`.
+#[inline]
+pub(crate) fn grid_nearest_even(x: f64, err: f64, g: Grid) -> f64 {
+    let bits = x.to_bits();
+    let mag_bits = bits & !SIGN64;
+    if mag_bits >= f64::INFINITY.to_bits() {
+        return x;
+    }
+    let neg = bits >> 63 != 0;
+    let ax = f64::from_bits(mag_bits);
+    let (trunc, q, _) = grid_below(mag_bits, g);
+    let err_mag = if neg { -err } else { err };
+    // Exact: `trunc` is `ax` with low bits cleared. When `x` is on the grid (`rest` zero) the
+    // exact value is within half an ulp of `x`, which is no more than the quantum: `x` is the
+    // nearest. Otherwise the quantum is wider than `x`'s ulp, `rest` and `q / 2` are multiples of
+    // that ulp, and `rest < q / 2` leaves `rest + err` below too.
+    let rest = ax - trunc;
+    let half = q * 0.5;
+    let up = rest != 0.0 && (rest > half || (rest == half && (err_mag > 0.0 || (err_mag == 0.0 && (trunc / q) % 2.0 == 1.0))));
+    let mag = if up { trunc + q } else { trunc };
+    let mag = if mag > g.max { g.beyond } else { mag };
     if neg {
         -mag
     } else {
