@@ -5,10 +5,11 @@ use std::fmt::{Debug, Display, LowerExp};
 
 use half::{bf16, f16};
 
+use crate::formats::Spec;
 use crate::lanes;
 use crate::round::{self, GRID_BF16, GRID_F16};
 
-mod sealed {
+pub(crate) mod sealed {
     pub trait Sealed {}
     impl Sealed for f64 {}
     impl Sealed for f32 {}
@@ -96,15 +97,16 @@ pub trait Format:
     const MAX_DIGITS: f64;
     /// Whether overflow and underflow are detected (the 16-bit formats).
     const LIMITED_RANGE: bool;
-    /// Order used to pick the wider of two formats (see [`crate::Promote`]).
-    const RANK: u8;
+    /// The format as data ([`crate::formats::Spec`]): which formats hold which (see
+    /// [`crate::Promote`]), and whether two are the same.
+    const SPEC: Spec;
 
     /// The primitive value of a sample.
     fn from_repr(r: Self::Repr) -> Self;
     /// A primitive value as a sample (exact).
     fn to_repr(self) -> Self::Repr;
     /// The bit pattern, zero-extended (for a conversion to the same format that is no
-    /// conversion: formats of equal [`Format::RANK`] are the same).
+    /// conversion: formats of equal [`Format::SPEC`] are the same).
     #[doc(hidden)]
     fn to_bits64(self) -> u64;
     /// The value of the bit pattern [`Format::to_bits64`] gives.
@@ -237,7 +239,7 @@ impl Format for f64 {
     const PRECISION: u32 = 53;
     const MAX_DIGITS: f64 = 15.95;
     const LIMITED_RANGE: bool = false;
-    const RANK: u8 = 3;
+    const SPEC: Spec = Spec::F64;
 
     #[inline(always)]
     fn from_repr(r: f64) -> Self {
@@ -318,7 +320,7 @@ impl Format for f32 {
     const PRECISION: u32 = 24;
     const MAX_DIGITS: f64 = 7.22;
     const LIMITED_RANGE: bool = false;
-    const RANK: u8 = 2;
+    const SPEC: Spec = Spec::F32;
 
     #[inline(always)]
     fn from_repr(r: f32) -> Self {
@@ -393,7 +395,7 @@ impl Format for f32 {
 }
 
 macro_rules! sixteen_bit_format {
-    ($t:ty, $grid:expr, $lanes:expr, $mul3:path, $round3:expr, $name:literal, $rust:literal, $prec:literal, $digits:literal, $rank:literal) => {
+    ($t:ty, $grid:expr, $lanes:expr, $mul3:path, $round3:expr, $name:literal, $rust:literal, $prec:literal, $digits:literal, $spec:expr) => {
         impl Format for $t {
             type Repr = f32;
             const NAME: &'static str = $name;
@@ -401,7 +403,7 @@ macro_rules! sixteen_bit_format {
             const PRECISION: u32 = $prec;
             const MAX_DIGITS: f64 = $digits;
             const LIMITED_RANGE: bool = true;
-            const RANK: u8 = $rank;
+            const SPEC: Spec = $spec;
 
             #[inline(always)]
             fn from_repr(r: f32) -> Self {
@@ -479,9 +481,9 @@ macro_rules! sixteen_bit_format {
     };
 }
 
-sixteen_bit_format!(f16, GRID_F16, lanes::F16, lanes::mul3_f16, Some(lanes::round3_f16), "binary16", "fptune::f16", 11, 3.31, 1);
+sixteen_bit_format!(f16, GRID_F16, lanes::F16, lanes::mul3_f16, Some(lanes::round3_f16), "binary16", "fptune::f16", 11, 3.31, Spec::F16);
 // No conversion instruction rounds onto bfloat16 in a chosen direction: `round.rs` per sample.
-sixteen_bit_format!(bf16, GRID_BF16, lanes::BF16, lanes::mul3_bf16, None, "bfloat16", "fptune::bf16", 8, 2.41, 0);
+sixteen_bit_format!(bf16, GRID_BF16, lanes::BF16, lanes::mul3_bf16, None, "bfloat16", "fptune::bf16", 8, 2.41, Spec::BF16);
 
 /// [`Format::round3`] sample by sample with [`Format::round`] (`round.rs`): where no kernel does
 /// it at once, and the reference the kernels are tested against.
@@ -495,7 +497,13 @@ pub(crate) fn round3_each<F: Format>(x: [f64; 3], bits: u64) -> [F::Repr; 3] {
 /// and bfloat16 do not hold each other's values), so that converting is exact.
 #[inline(always)]
 pub(crate) fn holds<F: Format, G: Format>() -> bool {
-    G::RANK == F::RANK || (G::RANK >= 2 && G::RANK > F::RANK)
+    const { G::SPEC.holds(F::SPEC) }
+}
+
+/// Whether `F` and `G` are the same format.
+#[inline(always)]
+pub(crate) fn same<F: Format, G: Format>() -> bool {
+    const { G::SPEC.same(F::SPEC) }
 }
 
 /// [`Format::surely_not_noise`] of `f32` samples (binary32 bit patterns, `D = 2^15`).

@@ -17,6 +17,10 @@
 pub mod arith;
 pub mod codes;
 mod exact;
+mod dsa;
+mod fx;
+
+pub use fx::{flags, flags_of, spec_of, Fx, E4M3, E5M2, TF32};
 
 use std::fmt;
 
@@ -178,9 +182,31 @@ impl Spec {
         Grid { p: self.precision() as i32, emin: self.emin(), max: self.max(), beyond: self.beyond() }
     }
 
-    /// Whether every value of `other` is one of `self` (conversions from `other` are exact).
-    pub fn holds(self, other: Spec) -> bool {
-        self.precision() >= other.precision() && self.emin() - self.man_bits as i32 <= other.emin() - other.man_bits as i32 && self.max() >= other.max()
+    /// Whether every value of `other` is one of `self` (conversions from `other` are exact): as
+    /// much precision, a quantum as fine at the bottom, a largest value as large.
+    pub const fn holds(self, other: Spec) -> bool {
+        let finer = self.emin() - self.man_bits as i32 <= other.emin() - other.man_bits as i32;
+        let ((ea, sa), (eb, sb)) = (self.top(), other.top());
+        let larger = ea > eb || (ea == eb && sa >= sb);
+        self.precision() >= other.precision() && finer && larger
+    }
+
+    /// The largest value as `(emax, s)`: `s 2^(emax - 52)`, its significand widened to 53 bits.
+    const fn top(self) -> (i32, u64) {
+        let sig = match self.encoding {
+            Encoding::Ieee => (1u64 << (self.man_bits + 1)) - 1,
+            Encoding::FiniteNan => (1u64 << (self.man_bits + 1)) - 2,
+        };
+        (self.emax(), sig << (52 - self.man_bits))
+    }
+
+    /// Whether two specs are the same format (`==`, in a const context).
+    pub const fn same(self, other: Spec) -> bool {
+        self.exp_bits == other.exp_bits
+            && self.man_bits == other.man_bits
+            && matches!((self.encoding, other.encoding), (Encoding::Ieee, Encoding::Ieee) | (Encoding::FiniteNan, Encoding::FiniteNan))
+            && matches!((self.overflow, other.overflow), (Overflow::Special, Overflow::Special) | (Overflow::Saturate, Overflow::Saturate))
+            && self.ftz == other.ftz
     }
 
     /// Whether the format is one of the four primitive ones (binary64, binary32, binary16,
@@ -192,7 +218,8 @@ impl Spec {
     /// The format of a name: `f64`, `f32`, `f16`, `bf16`, `tf32`, `e4m3` (OCP, no infinities),
     /// `e5m2` (OCP), or `eXmY` for any IEEE-convention format of X exponent and Y significand
     /// bits (`e11m40`: 41 bits of precision in binary64's range); a suffix `-sat` saturates on
-    /// overflow and `-ftz` flushes subnormals (`e4m3-sat`, `f32-ftz`).
+    /// overflow, `-ftz` flushes subnormals (`e4m3-sat`, `f32-ftz`), `-fn` takes E4M3's
+    /// conventions (`e5m2-fn`) and `-ieee` IEEE's (`e4m3-ieee`).
     pub fn parse(name: &str) -> Result<Spec, SpecError> {
         let name = name.trim();
         let mut parts = name.split('-');
@@ -218,8 +245,10 @@ impl Spec {
         for suffix in parts {
             spec = match suffix {
                 "sat" => spec.saturating(),
+                "fn" => Spec { encoding: Encoding::FiniteNan, ..spec },
+                "ieee" => Spec { encoding: Encoding::Ieee, ..spec },
                 "ftz" => spec.flushing(),
-                _ => return Err(SpecError(format!("`{name}`: unknown suffix `-{suffix}` (use -sat to saturate on overflow, -ftz to flush subnormals)"))),
+                _ => return Err(SpecError(format!("`{name}`: unknown suffix `-{suffix}` (use -sat to saturate on overflow, -ftz to flush subnormals, -fn for E4M3's conventions, -ieee for IEEE's)"))),
             };
         }
         Ok(spec)
@@ -227,20 +256,47 @@ impl Spec {
 
     /// The short name [`Spec::parse`] reads back.
     pub fn name(self) -> String {
+        let (buf, len) = self.name_bytes();
+        String::from_utf8_lossy(&buf[..len]).into_owned()
+    }
+
+    /// [`Spec::name`] as bytes, computed in a const context (so that `Fx`'s name is a constant):
+    /// the short names of the common formats, else `eXmY`; then `-fn` for E4M3's conventions
+    /// on another width (`-ieee` for IEEE's on E4M3's), `-sat`, `-ftz`.
+    pub const fn name_bytes(self) -> ([u8; NAME_BYTES], usize) {
+        let mut buf = [0u8; NAME_BYTES];
         let plain = Spec { overflow: Overflow::Special, ftz: false, ..self };
-        let base = match plain {
-            s if s == Spec::F64 => "f64".to_string(),
-            s if s == Spec::F32 => "f32".to_string(),
-            s if s == Spec::F16 => "f16".to_string(),
-            s if s == Spec::BF16 => "bf16".to_string(),
-            s if s == Spec::TF32 => "tf32".to_string(),
-            s if s == Spec::E4M3 => "e4m3".to_string(),
-            s if s == Spec::E5M2 => "e5m2".to_string(),
-            s => format!("e{}m{}", s.exp_bits, s.man_bits),
+        let ieee = matches!(self.encoding, Encoding::Ieee);
+        let named: &[u8] = match (plain.exp_bits, plain.man_bits, ieee) {
+            (11, 52, true) => b"f64",
+            (8, 23, true) => b"f32",
+            (5, 10, true) => b"f16",
+            (8, 7, true) => b"bf16",
+            (8, 10, true) => b"tf32",
+            (4, 3, false) => b"e4m3",
+            (5, 2, true) => b"e5m2",
+            (4, 3, true) => b"e4m3-ieee",
+            _ => b"",
         };
-        let sat = if self.overflow == Overflow::Saturate { "-sat" } else { "" };
-        let ftz = if self.ftz { "-ftz" } else { "" };
-        format!("{base}{sat}{ftz}")
+        let mut at = 0;
+        if named.is_empty() {
+            buf[0] = b'e';
+            at = push_number(&mut buf, 1, self.exp_bits);
+            buf[at] = b'm';
+            at = push_number(&mut buf, at + 1, self.man_bits);
+            if !ieee {
+                at = push(&mut buf, at, b"-fn");
+            }
+        } else {
+            at = push(&mut buf, at, named);
+        }
+        if matches!(self.overflow, Overflow::Saturate) {
+            at = push(&mut buf, at, b"-sat");
+        }
+        if self.ftz {
+            at = push(&mut buf, at, b"-ftz");
+        }
+        (buf, at)
     }
 
     /// The value with subnormals flushed to (signed) zero when the format flushes them.
@@ -252,6 +308,28 @@ impl Spec {
             x
         }
     }
+}
+
+/// The longest [`Spec::name_bytes`]: `e11m52-fn-sat-ftz` and room to spare.
+pub const NAME_BYTES: usize = 24;
+
+const fn push(buf: &mut [u8; NAME_BYTES], mut at: usize, s: &[u8]) -> usize {
+    let mut i = 0;
+    while i < s.len() {
+        buf[at] = s[i];
+        at += 1;
+        i += 1;
+    }
+    at
+}
+
+const fn push_number(buf: &mut [u8; NAME_BYTES], mut at: usize, n: u32) -> usize {
+    if n >= 10 {
+        buf[at] = b'0' + (n / 10) as u8;
+        at += 1;
+    }
+    buf[at] = b'0' + (n % 10) as u8;
+    at + 1
 }
 
 impl fmt::Display for Spec {

@@ -15,7 +15,7 @@ impl<F: Format> Scalar for Stochastic<F> {}
 /// Widens a native value exactly into another format.
 #[inline(always)]
 pub(super) fn widen<F: Format, G: Format>(x: F) -> G {
-    if F::RANK == G::RANK {
+    if crate::format::same::<F, G>() {
         return G::from_bits64(x.to_bits64());
     }
     G::from_repr(G::exact(x.to_repr().to_f64()))
