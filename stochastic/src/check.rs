@@ -61,6 +61,12 @@ macro_rules! checkable_native {
 }
 checkable_native!(f64, f32, f16, bf16);
 
+impl<const E: u32, const M: u32, const FLAGS: u32> Checkable for crate::Fx<E, M, FLAGS> {
+    fn visit(&self, f: &mut dyn FnMut(Record)) {
+        f(Record { format: <Self as Format>::NAME, stochastic: false, samples: [self.to_f64(); 3], digits: <Self as Format>::MAX_DIGITS });
+    }
+}
+
 impl<F: Format> Checkable for Stochastic<F> {
     fn visit(&self, f: &mut dyn FnMut(Record)) {
         f(Record {

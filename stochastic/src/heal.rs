@@ -71,6 +71,22 @@ macro_rules! primitive {
 }
 primitive!(f64, f32, f16, bf16);
 
+impl<const E: u32, const M: u32, const FLAGS: u32> ToStochastic for crate::Fx<E, M, FLAGS> {
+    type Out = Stochastic<Self>;
+    #[inline(always)]
+    fn to_stochastic(self) -> Stochastic<Self> {
+        Stochastic::new(self)
+    }
+}
+
+impl<const E: u32, const M: u32, const FLAGS: u32> ToNative for crate::Fx<E, M, FLAGS> {
+    type Out = Self;
+    #[inline(always)]
+    fn to_native(self) -> Self {
+        self
+    }
+}
+
 impl<F: Format> ToStochastic for Stochastic<F> {
     type Out = Self;
     #[inline(always)]

@@ -50,7 +50,7 @@ impl Rounding {
 /// sign used) rounded onto `spec`, subnormal results flushed where the format flushes.
 #[inline]
 pub(crate) fn finish(spec: Spec, x: f64, err: f64, mode: Rounding) -> f64 {
-    let g = spec.grid();
+    let g = super::grid(spec);
     let r = match mode {
         Rounding::NearestEven => grid_nearest_even(x, err, g),
         Rounding::Up => grid_round(x, err, 1.0, g),

@@ -106,12 +106,12 @@ impl<const E: u32, const M: u32, const FLAGS: u32> Fx<E, M, FLAGS> {
 
     /// The value of a bit code ([`Spec::decode`]).
     pub fn from_bits(code: u64) -> Self {
-        Fx(Self::SPEC.decode(code))
+        Fx(super::codes::decode(Self::SPEC, code))
     }
 
     /// The bit code ([`Spec::encode`]).
     pub fn to_bits(self) -> u64 {
-        Self::SPEC.encode(self.0)
+        super::codes::encode(Self::SPEC, self.0)
     }
 
     /// The largest finite value.

@@ -66,8 +66,8 @@ macro_rules! operand_mut {
 }
 pub(crate) use operand_mut;
 
-operand!([] f64, [] f32, [] f16, [] bf16, [] Lit, [F: Format] Stochastic<F>);
-operand_mut!([] f64, [] f32, [] f16, [] bf16, [] Lit);
+operand!([] f64, [] f32, [] f16, [] bf16, [] Lit, [F: Format] Stochastic<F>, [const E: u32, const M: u32, const FLAGS: u32] crate::Fx<E, M, FLAGS>);
+operand_mut!([] f64, [] f32, [] f16, [] bf16, [] Lit, [const E: u32, const M: u32, const FLAGS: u32] crate::Fx<E, M, FLAGS>);
 
 /// The arithmetic of the types two float operands meet in ([`Join::Out`]): their operators,
 /// except that `f16` and `bf16` compute in `f32` with [`crate::cvt`]'s conversions (`half`'s
@@ -106,7 +106,8 @@ macro_rules! arith_by_operators {
     )*};
 }
 
-arith_by_operators!([] f64, [] f32, [] Lit, [F: Format] Stochastic<F>);
+// `Fx`: its operators round to nearest even from the exact result (`formats::arith`).
+arith_by_operators!([] f64, [] f32, [] Lit, [F: Format] Stochastic<F>, [const E: u32, const M: u32, const FLAGS: u32] crate::Fx<E, M, FLAGS>);
 
 macro_rules! rem_by_operator {
     ($($t:ty),*) => {$(
@@ -118,6 +119,13 @@ macro_rules! rem_by_operator {
 }
 
 rem_by_operator!(f64, f32, Lit);
+
+impl<const E: u32, const M: u32, const FLAGS: u32> ArithRem for crate::Fx<E, M, FLAGS> {
+    #[inline(always)]
+    fn fp_rem(a: Self, b: Self) -> Self {
+        a % b
+    }
+}
 
 impl<F: Format> ArithRem for Stochastic<F> {
     #[inline(always)]

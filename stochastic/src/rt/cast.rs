@@ -181,3 +181,72 @@ where
         self.cast_as()
     }
 }
+
+/// `Fx` casts: to and from every numeric primitive (through `f64`, as `f16`'s), the 16-bit
+/// formats (rounded to nearest from the exact value), another `Fx`, and stochastic values.
+mod fx {
+    use super::*;
+    use crate::Fx;
+
+    macro_rules! cast_fx {
+        ($($t:ty),*) => {$(
+            impl<const E: u32, const M: u32, const FLAGS: u32> CastAs<$t> for Fx<E, M, FLAGS> {
+                #[inline(always)]
+                #[allow(clippy::unnecessary_cast)]
+                fn cast_as(self) -> $t { self.to_f64() as $t }
+            }
+            impl<const E: u32, const M: u32, const FLAGS: u32> CastAs<Fx<E, M, FLAGS>> for $t {
+                #[inline(always)]
+                #[allow(clippy::unnecessary_cast)]
+                fn cast_as(self) -> Fx<E, M, FLAGS> { Fx::from_f64(self as f64) }
+            }
+        )*};
+    }
+    cast_fx!(i8, i16, i32, i64, i128, isize, u8, u16, u32, u64, u128, usize, f32, f64);
+
+    macro_rules! cast_fx_half {
+        ($($h:ty),*) => {$(
+            impl<const E: u32, const M: u32, const FLAGS: u32> CastAs<$h> for Fx<E, M, FLAGS> {
+                #[inline(always)]
+                fn cast_as(self) -> $h { <$h as Format>::from_repr(<$h as Format>::nearest(self.to_f64())) }
+            }
+            impl<const E: u32, const M: u32, const FLAGS: u32> CastAs<Fx<E, M, FLAGS>> for $h {
+                #[inline(always)]
+                fn cast_as(self) -> Fx<E, M, FLAGS> { Fx::from_f64(self.to_f64()) }
+            }
+        )*};
+    }
+    cast_fx_half!(f16, bf16);
+
+    impl<const E: u32, const M: u32, const F: u32, const E2: u32, const M2: u32, const F2: u32> CastAs<Fx<E2, M2, F2>> for Fx<E, M, F> {
+        #[inline(always)]
+        fn cast_as(self) -> Fx<E2, M2, F2> {
+            Fx::from_f64(self.to_f64())
+        }
+    }
+
+    impl<const E: u32, const M: u32, const FLAGS: u32, A: Format> CastAs<Fx<E, M, FLAGS>> for Stochastic<A> {
+        #[inline(always)]
+        fn cast_as(self) -> Fx<E, M, FLAGS> {
+            Fx::from_f64(self.mean())
+        }
+    }
+
+    impl<const E: u32, const M: u32, const FLAGS: u32, B: Format> CastAs<Stochastic<B>> for Fx<E, M, FLAGS> {
+        #[inline(always)]
+        fn cast_as(self) -> Stochastic<B> {
+            Stochastic::<Fx<E, M, FLAGS>>::new(self).cast()
+        }
+    }
+
+    impl<T, const E: u32, const M: u32, const FLAGS: u32> CastOperand<T> for Fx<E, M, FLAGS>
+    where
+        Fx<E, M, FLAGS>: CastAs<T>,
+    {
+        type Out = T;
+        #[inline(always)]
+        fn cast_operand(self) -> T {
+            self.cast_as()
+        }
+    }
+}

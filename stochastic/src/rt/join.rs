@@ -9,6 +9,7 @@ impl Scalar for f64 {}
 impl Scalar for f32 {}
 impl Scalar for f16 {}
 impl Scalar for bf16 {}
+impl<const E: u32, const M: u32, const FLAGS: u32> Scalar for crate::Fx<E, M, FLAGS> {}
 impl Scalar for Lit {}
 impl<F: Format> Scalar for Stochastic<F> {}
 

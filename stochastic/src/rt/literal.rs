@@ -85,6 +85,10 @@ macro_rules! lit_like_primitive {
 }
 lit_like_primitive!(f64, f32, crate::f16, crate::bf16);
 
+impl<const E: u32, const M: u32, const FLAGS: u32> LitLike for crate::Fx<E, M, FLAGS> {
+    type Value = Self;
+}
+
 impl<F: Format> LitLike for Stochastic<F> {
     type Value = Stochastic<F>;
 }

@@ -177,3 +177,27 @@ impl<T> StdStore<T> for Src<T> {
         *place = self.take();
     }
 }
+
+impl<const E: u32, const M: u32, const FLAGS: u32, B: Format> Store<B> for crate::Fx<E, M, FLAGS> {
+    /// Round-to-nearest from the exact value.
+    #[inline(always)]
+    fn store(self) -> B {
+        nearest(self)
+    }
+}
+
+impl<const E: u32, const M: u32, const FLAGS: u32, B: Format> Store<Stochastic<B>> for crate::Fx<E, M, FLAGS> {
+    /// An exact value of the format, rounded at random into the place's.
+    #[inline(always)]
+    fn store(self) -> Stochastic<B> {
+        Stochastic::<Self>::new(self).cast()
+    }
+}
+
+impl<const E: u32, const M: u32, const FLAGS: u32, A: Format> Store<crate::Fx<E, M, FLAGS>> for Stochastic<A> {
+    /// The mean, rounded to nearest.
+    #[inline(always)]
+    fn store(self) -> crate::Fx<E, M, FLAGS> {
+        crate::Fx::from_f64(self.mean())
+    }
+}
