@@ -15,6 +15,47 @@
 
 mod mixing;
 
+/// The `FLAGS` of `fptune::Fx<E, M, FLAGS>`, or'ed together: how a format's conventions are
+/// spelled as a const parameter.
+pub mod flags {
+    /// Overflow gives the largest finite value, not infinity (or NaN).
+    pub const SATURATE: u32 = 1;
+    /// Subnormal inputs read as zero and subnormal results flush to zero.
+    pub const FTZ: u32 = 2;
+    /// OCP E4M3's conventions: no infinities, the top binade finite, NaN with every bit set.
+    pub const FINITE_NAN: u32 = 4;
+}
+
+/// The format of `fptune::Fx<E, M, FLAGS>`; a const-evaluation error (at compile time) for a
+/// format out of range.
+pub const fn spec_of(e: u32, m: u32, flags: u32) -> Spec {
+    assert!(e >= 2 && e <= 11, "Fx<E, M>: E (exponent bits) must be 2 to 11");
+    assert!(m >= 1 && m <= 52, "Fx<E, M>: M (significand bits) must be 1 to 52");
+    assert!(flags < 8, "Fx<E, M, FLAGS>: FLAGS is an or of fptune::formats::flags");
+    Spec {
+        exp_bits: e,
+        man_bits: m,
+        encoding: if flags & flags::FINITE_NAN != 0 { Encoding::FiniteNan } else { Encoding::Ieee },
+        overflow: if flags & flags::SATURATE != 0 { Overflow::Saturate } else { Overflow::Special },
+        ftz: flags & flags::FTZ != 0,
+    }
+}
+
+/// The `FLAGS` of a format ([`spec_of`]'s inverse).
+pub const fn flags_of(spec: Spec) -> u32 {
+    let mut f = 0;
+    if matches!(spec.overflow, Overflow::Saturate) {
+        f |= flags::SATURATE;
+    }
+    if spec.ftz {
+        f |= flags::FTZ;
+    }
+    if matches!(spec.encoding, Encoding::FiniteNan) {
+        f |= flags::FINITE_NAN;
+    }
+    f
+}
+
 pub use mixing::{meet, mixable, MIXABLE};
 
 use std::fmt;

@@ -7,6 +7,8 @@ use proc_macro2::Span;
 use syn::spanned::Spanned;
 use syn::{GenericArgument, PathArguments, Type};
 
+use fptune_spec::{Encoding, Overflow, Spec};
+
 use crate::FloatFormat;
 
 /// Where a float format is written inside a type.
@@ -38,7 +40,47 @@ fn probe_format(path: &syn::Path) -> Option<FloatFormat> {
     }
 }
 
+/// A format beyond the four, as fptune spells it: `fptune::Fx<E, M>` or `fptune::Fx<E, M, FLAGS>`
+/// (integer literals), `fptune::E4M3`, `fptune::E5M2`, `fptune::TF32` (with or without a leading
+/// `::`).
+pub fn custom_format(path: &syn::Path) -> Option<FloatFormat> {
+    let segs = &path.segments;
+    if segs.len() != 2 || segs[0].ident != "fptune" || !segs[0].arguments.is_none() {
+        return None;
+    }
+    let last = &segs[1];
+    let spec = match (last.ident.to_string().as_str(), &last.arguments) {
+        ("E4M3", PathArguments::None) => Spec::E4M3,
+        ("E5M2", PathArguments::None) => Spec::E5M2,
+        ("TF32", PathArguments::None) => Spec::TF32,
+        ("Fx", PathArguments::AngleBracketed(args)) => {
+            let numbers: Option<Vec<u32>> = args
+                .args
+                .iter()
+                .map(|a| match a {
+                    GenericArgument::Const(syn::Expr::Lit(syn::ExprLit { lit: syn::Lit::Int(i), .. })) => i.base10_parse().ok(),
+                    GenericArgument::Type(Type::Path(t)) => t.path.get_ident().and_then(|i| i.to_string().parse().ok()),
+                    _ => None,
+                })
+                .collect();
+            match numbers?.as_slice() {
+                &[e, m] => Spec::new(e, m, Encoding::Ieee, Overflow::Special, false).ok()?,
+                &[e, m, flags] if flags < 8 => {
+                    let s = Spec::new(e, m, Encoding::Ieee, Overflow::Special, false).ok()?;
+                    fptune_spec::spec_of(s.exp_bits, s.man_bits, flags)
+                }
+                _ => return None,
+            }
+        }
+        _ => return None,
+    };
+    Some(FloatFormat::of(spec))
+}
+
 fn is_float_path(path: &syn::Path) -> Option<FloatFormat> {
+    if let Some(custom) = custom_format(path) {
+        return Some(custom);
+    }
     let last = path.segments.last()?;
     if !last.arguments.is_none() {
         return probe_format(path);
@@ -177,5 +219,26 @@ mod tests {
         assert_eq!(leaves.len(), 1);
         assert_eq!(leaves[0].format, Some(FloatFormat::F32));
         assert!(is_storable_float(&ty, &BTreeSet::new()));
+    }
+}
+
+#[cfg(test)]
+mod custom_tests {
+    use super::*;
+
+    #[test]
+    fn formats_beyond_the_four_are_floats_where_fptune_spells_them() {
+        let ty = |s: &str| -> Type { syn::parse_str(s).expect("a type") };
+        let f = |s: &str| float_type(&ty(s)).map(|f| f.to_string());
+        assert_eq!(f("fptune::E4M3").as_deref(), Some("e4m3"));
+        assert_eq!(f("::fptune::TF32").as_deref(), Some("tf32"));
+        assert_eq!(f("fptune::Fx<11, 40>").as_deref(), Some("e11m40"));
+        assert_eq!(f("fptune::Fx<4, 3, 5>").as_deref(), Some("e4m3-sat"));
+        assert_eq!(f("fptune::Fx<8, 23, 2>").as_deref(), Some("f32-ftz"));
+        assert_eq!(f("fptune::Fx<12, 3>"), None, "out of range");
+        assert_eq!(f("other::Fx<4, 3>"), None, "another crate's Fx");
+        let leaves = float_leaves(&ty("Vec<fptune::Fx<11, 30>>"), &BTreeSet::new());
+        assert_eq!(leaves.len(), 1);
+        assert_eq!(leaves[0].format.map(|f| f.rust().into_owned()).as_deref(), Some("fptune::Fx<11, 30>"));
     }
 }

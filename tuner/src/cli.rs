@@ -90,7 +90,8 @@ pub struct TuneArgs {
 /// `cargo fptune batch` share.
 #[derive(Debug, Args, Clone, Default)]
 pub struct RunArgs {
-    /// Precision ladder: `ieee` (f64, f32, f16), `bf16` (f64, f32, bf16), or a target file.
+    /// Precision ladder: `ieee` (f64, f32, f16), `bf16`, `fp8` (.., bf16, e4m3), `fp8-e5m2`, `bits` (significand sweep),
+    /// `bits32`, `ftz` (subnormals flushed), or a target file (target-templates/README.md).
     #[arg(long, value_name = "NAME|FILE")]
     pub target: Option<String>,
     /// Candidates built and run in parallel (default: the number of cores).

@@ -4,7 +4,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use anyhow::{bail, Context, Result};
+use anyhow::{anyhow, bail, Context, Result};
 use serde::Deserialize;
 
 use crate::cli::{parse_digits_for, TuneArgs, When};
@@ -144,6 +144,11 @@ fn builtin_target(name: &str) -> Option<&'static str> {
     match name {
         "ieee" => Some(include_str!("../../target-templates/ieee.toml")),
         "bf16" => Some(include_str!("../../target-templates/bf16.toml")),
+        "fp8" => Some(include_str!("../../target-templates/fp8.toml")),
+        "fp8-e5m2" => Some(include_str!("../../target-templates/fp8-e5m2.toml")),
+        "bits" => Some(include_str!("../../target-templates/bits.toml")),
+        "bits32" => Some(include_str!("../../target-templates/bits32.toml")),
+        "ftz" => Some(include_str!("../../target-templates/ftz.toml")),
         _ => None,
     }
 }
@@ -153,7 +158,13 @@ fn builtin_target(name: &str) -> Option<&'static str> {
 struct TargetFile {
     name: Option<String>,
     formats: Vec<String>,
+    /// Every format below the top flushes subnormals (its `-ftz` variant).
+    #[serde(default)]
+    ftz: bool,
 }
+
+/// The built-in targets' names, for messages.
+const BUILTIN: &str = "ieee, bf16, fp8, fp8-e5m2, bits, bits32, ftz";
 
 /// Reads a precision ladder: a built-in name or a target file.
 pub fn ladder(spec: &str, base: &Path) -> Result<Ladder> {
@@ -162,7 +173,7 @@ pub fn ladder(spec: &str, base: &Path) -> Result<Ladder> {
         None => {
             let path = base.join(spec);
             let text = std::fs::read_to_string(&path).with_context(|| {
-                format!("--target {spec}: not a built-in target (ieee, bf16) and no file {}", path.display())
+                format!("--target {spec}: not a built-in target ({BUILTIN}) and no file {}", path.display())
             })?;
             (text, path.display().to_string())
         }
@@ -170,9 +181,16 @@ pub fn ladder(spec: &str, base: &Path) -> Result<Ladder> {
     let file: TargetFile = toml_edit::de::from_str(&text)
         .with_context(|| format!("target {origin}: expected `formats = [\"f64\", \"f32\", \"f16\"]`"))?;
     let mut formats = Vec::new();
-    for f in &file.formats {
-        let format = FloatFormat::parse(f)
-            .with_context(|| format!("target {origin}: unknown format `{f}` (f64, f32, f16, bf16)"))?;
+    for (i, f) in file.formats.iter().enumerate() {
+        let format = FloatFormat::parse(f).map_err(|e| anyhow!("target {origin}: {e}"))?;
+        let format = if file.ftz && i > 0 { FloatFormat::of(format.spec().flushing()) } else { format };
+        if !fptune_spec::mixable(format.spec()) {
+            bail!(
+                "target {origin}: fptune can give a knob `{format}` (fptune::Fx), but a value of it could not meet a value of another format: \
+                 use one of f64, f32, f16, bf16, {} (see target-templates/README.md)",
+                fptune_spec::MIXABLE.join(", ")
+            );
+        }
         formats.push(format);
     }
     if formats.len() < 2 {
@@ -187,12 +205,7 @@ pub fn ladder(spec: &str, base: &Path) -> Result<Ladder> {
 }
 
 fn precision_bits(f: FloatFormat) -> u32 {
-    match f {
-        FloatFormat::F64 => 53,
-        FloatFormat::F32 => 24,
-        FloatFormat::F16 => 11,
-        FloatFormat::BF16 => 8,
-    }
+    f.precision()
 }
 
 /// The longest `--timeout`: a week.
@@ -440,6 +453,28 @@ mod tests {
         std::fs::write(dir.path().join("bad.toml"), "formats = [\"f32\", \"f64\"]").expect("write");
         assert!(ladder("bad.toml", dir.path()).is_err());
         assert!(ladder("nope", dir.path()).is_err());
+    }
+
+    #[test]
+    fn targets_beyond_the_four_formats() {
+        let names = |t: &str| ladder(t, Path::new(".")).expect(t).formats.iter().map(|f| f.to_string()).collect::<Vec<_>>().join(" ");
+        assert_eq!(names("fp8"), "f64 f32 bf16 e4m3");
+        assert_eq!(names("fp8-e5m2"), "f64 f32 bf16 e5m2");
+        assert_eq!(names("bits"), "f64 e11m40 e11m30 e11m23 e11m16 e11m10 e11m7 e11m3");
+        assert_eq!(names("bits32"), "f64 f32 e8m16 tf32 bf16 e8m3");
+        assert_eq!(names("ftz"), "f64 f32-ftz f16-ftz");
+        let fp8 = ladder("fp8", Path::new(".")).expect("fp8");
+        assert_eq!(fp8.formats[3].rust(), "fptune::E4M3");
+        assert_eq!(fp8.formats[3].stochastic(), "::fptune::Stochastic<::fptune::Fx<4, 3, 4>>");
+        let dir = tempfile::tempdir().expect("dir");
+        std::fs::write(dir.path().join("odd.toml"), "formats = [\"f64\", \"e7m9\"]").expect("write");
+        let e = format!("{:#}", ladder("odd.toml", dir.path()).expect_err("not mixable"));
+        assert!(e.contains("e7m9") && e.contains("e4m3") && e.contains("could not meet"), "{e}");
+        std::fs::write(dir.path().join("typo.toml"), "formats = [\"f64\", \"fp8\"]").expect("write");
+        let e = format!("{:#}", ladder("typo.toml", dir.path()).expect_err("no such format"));
+        assert!(e.contains("`fp8` is not a format") && e.contains("eXmY"), "{e}");
+        std::fs::write(dir.path().join("sat.toml"), "formats = [\"f64\", \"e4m3-sat\"]").expect("write");
+        assert_eq!(ladder("sat.toml", dir.path()).expect("saturating").formats[1].rust(), "fptune::Fx<4, 3, 5>");
     }
 
     #[test]

@@ -128,12 +128,13 @@ impl Ladder {
 
 /// A configuration: the format of every unit, indexed by unit id.
 /// How many of `formats` are half (any 16-bit format), single and double: the paper's
-/// `#half-#single-#double`.
+/// `#half-#single-#double`. A format beyond the four counts by its precision: up to binary16's
+/// 11 bits as half (FP8 included), up to binary32's 24 as single, the rest as double.
 pub fn census(formats: &[FloatFormat]) -> (usize, usize, usize) {
-    formats.iter().fold((0, 0, 0), |(h, s, d), f| match f {
-        FloatFormat::F16 | FloatFormat::BF16 => (h + 1, s, d),
-        FloatFormat::F32 => (h, s + 1, d),
-        FloatFormat::F64 => (h, s, d + 1),
+    formats.iter().fold((0, 0, 0), |(h, s, d), f| match f.precision() {
+        ..=11 => (h + 1, s, d),
+        12..=24 => (h, s + 1, d),
+        _ => (h, s, d + 1),
     })
 }
 

@@ -92,7 +92,7 @@ impl Sources {
             let mut edits: Vec<Edit> = Vec::new();
             let mut any_marker = false;
             // Each knob leaf (base range) with its written format.
-            let mut leaves: Vec<((usize, usize), &str)> = Vec::new();
+            let mut leaves: Vec<((usize, usize), std::borrow::Cow<'static, str>)> = Vec::new();
             for k in knobs.iter().filter(|k| &k.file == rel) {
                 for l in &k.leaves {
                     if let (Some(a), Some(b)) = (splice::offset(base, l.start.0, l.start.1), splice::offset(base, l.end.0, l.end.1)) {
@@ -121,7 +121,7 @@ impl Sources {
                         }
                         let mut text = base[ps..pe].to_string();
                         for &j in mine.iter().rev() {
-                            let ((a, b), f) = leaves[j];
+                            let ((a, b), f) = &leaves[j];
                             text.replace_range(a - ps..b - ps, f);
                             inside[j] = true;
                         }
@@ -145,7 +145,7 @@ impl Sources {
                 };
                 if let (Some(ua), Some(ub)) = (back(*a), back(*b)) {
                     if &user[ua..ub] != *f {
-                        edits.push(Edit::replace(ua, ub, *f));
+                        edits.push(Edit::replace(ua, ub, f.as_ref()));
                     }
                 }
             }

@@ -262,12 +262,12 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_path_dependency_on_fptune_brings_its_macro_and_syntax_crates() {
+    fn a_path_dependency_on_fptune_brings_its_macro_syntax_and_spec_crates() {
         let stochastic = Path::new(env!("CARGO_MANIFEST_DIR")).join("../stochastic");
         let names: Vec<String> = path_dependency_dirs(&stochastic)
             .iter()
             .map(|d| d.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default())
             .collect();
-        assert_eq!(names, ["macros", "stochastic", "syntax"]);
+        assert_eq!(names, ["macros", "spec", "stochastic", "syntax"]);
     }
 }

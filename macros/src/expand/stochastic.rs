@@ -68,6 +68,13 @@ impl VisitMut for StochasticTypes {
 
     fn visit_type_mut(&mut self, t: &mut Type) {
         if let Type::Path(p) = t {
+            if p.qself.is_none() && fptune_syntax::custom_format(&p.path).is_some() {
+                // `fptune::Fx<E, M, FLAGS>` (a knob the tuner gave a format beyond the four):
+                // its stochastic values.
+                let (span, native) = (p.span(), p.clone());
+                *t = parse_quote_spanned!(span=> ::fptune::Stochastic<#native>);
+                return;
+            }
             if p.path.segments.last().is_some_and(|s| s.ident == "Knob") {
                 // The single build's knob (`__rt::Knob<F, K>`) is stochastic already; `F` is the
                 // declared format.

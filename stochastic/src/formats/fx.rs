@@ -17,17 +17,7 @@ use std::fmt;
 use std::ops::{Add, AddAssign, Div, DivAssign, Mul, MulAssign, Neg, Rem, RemAssign, Sub, SubAssign};
 
 use super::arith::{self, Rounding};
-use super::{Encoding, Overflow, Spec};
-
-/// The `FLAGS` of [`Fx`], or'ed together.
-pub mod flags {
-    /// Overflow gives the largest finite value, not infinity (or NaN).
-    pub const SATURATE: u32 = 1;
-    /// Subnormal inputs read as zero and subnormal results flush to zero.
-    pub const FTZ: u32 = 2;
-    /// OCP E4M3's conventions: no infinities, the top binade finite, NaN with every bit set.
-    pub const FINITE_NAN: u32 = 4;
-}
+use super::{flags, spec_of, Spec};
 
 /// OCP FP8 E4M3 (max 448, no infinities).
 pub type E4M3 = Fx<4, 3, { flags::FINITE_NAN }>;
@@ -35,36 +25,6 @@ pub type E4M3 = Fx<4, 3, { flags::FINITE_NAN }>;
 pub type E5M2 = Fx<5, 2>;
 /// NVIDIA TF32: binary32's range, 11 bits of precision.
 pub type TF32 = Fx<8, 10>;
-
-/// The format of `Fx<E, M, FLAGS>`; a const-evaluation error (at compile time) for a format out
-/// of range.
-pub const fn spec_of(e: u32, m: u32, flags: u32) -> Spec {
-    assert!(e >= 2 && e <= 11, "Fx<E, M>: E (exponent bits) must be 2 to 11");
-    assert!(m >= 1 && m <= 52, "Fx<E, M>: M (significand bits) must be 1 to 52");
-    assert!(flags < 8, "Fx<E, M, FLAGS>: FLAGS is an or of fptune::formats::flags");
-    Spec {
-        exp_bits: e,
-        man_bits: m,
-        encoding: if flags & flags::FINITE_NAN != 0 { Encoding::FiniteNan } else { Encoding::Ieee },
-        overflow: if flags & flags::SATURATE != 0 { Overflow::Saturate } else { Overflow::Special },
-        ftz: flags & flags::FTZ != 0,
-    }
-}
-
-/// The `FLAGS` of a format ([`spec_of`]'s inverse).
-pub const fn flags_of(spec: Spec) -> u32 {
-    let mut f = 0;
-    if matches!(spec.overflow, Overflow::Saturate) {
-        f |= flags::SATURATE;
-    }
-    if spec.ftz {
-        f |= flags::FTZ;
-    }
-    if matches!(spec.encoding, Encoding::FiniteNan) {
-        f |= flags::FINITE_NAN;
-    }
-    f
-}
 
 /// A value of the format of `E` exponent bits and `M` stored significand bits (see the module
 /// documentation). Its `f64` always lies on the format's grid.

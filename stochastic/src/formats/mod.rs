@@ -21,9 +21,9 @@ mod dsa;
 mod fx;
 pub mod mixing;
 
-pub use fx::{flags, flags_of, spec_of, Fx, E4M3, E5M2, TF32};
+pub use fx::{Fx, E4M3, E5M2, TF32};
 
-pub use fptune_spec::{Encoding, Overflow, Spec, SpecError, NAME_BYTES};
+pub use fptune_spec::{flags, flags_of, spec_of, Encoding, Overflow, Spec, SpecError, NAME_BYTES};
 
 use crate::round::Grid;
 

@@ -10,7 +10,7 @@ use anyhow::{Context, Result};
 use crate::conversion;
 use crate::convert;
 use crate::heal::Heal;
-use crate::model::{Arithmetic, CandidateRun, Configuration, Record, RunResult};
+use crate::model::{Arithmetic, CandidateRun, Configuration, FloatFormat, Record, RunResult};
 
 use super::run::Build;
 use super::{Lab, Recipe, Worker};
@@ -23,6 +23,10 @@ impl Lab<'_> {
         }
         if self.settings.ladder.formats.len() < 2 {
             return Some("a one-step ladder".into());
+        }
+        let custom: Vec<String> = self.settings.ladder.formats.iter().filter(|f| matches!(f, FloatFormat::Custom(_))).map(|f| f.to_string()).collect();
+        if !custom.is_empty() {
+            return Some(format!("the ladder's {} go beyond the four formats its knobs can take at run time", custom.join(", ")));
         }
         None
     }

@@ -9,12 +9,11 @@ pub fn probe_type(format: FloatFormat, id: usize) -> String {
 }
 
 /// A format spelled as the type a native build writes for it.
-pub(super) fn plain_type(format: FloatFormat) -> &'static str {
+pub(super) fn plain_type(format: FloatFormat) -> String {
     match format {
-        FloatFormat::F64 => "f64",
-        FloatFormat::F32 => "f32",
-        FloatFormat::F16 => "::fptune::f16",
-        FloatFormat::BF16 => "::fptune::bf16",
+        FloatFormat::F64 | FloatFormat::F32 => format.rust().into_owned(),
+        // `fptune::f16`, `fptune::Fx<..>`: from the crate root, whatever the module.
+        _ => format!("::{}", format.rust()),
     }
 }
 
