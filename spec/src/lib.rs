@@ -178,14 +178,18 @@ impl Spec {
         }
     }
 
-    /// The largest finite value.
-    pub fn max(self) -> f64 {
-        // IEEE: (2 - 2^-m) 2^emax; E4M3: the all-ones significand is the NaN, one step less.
-        let top = match self.encoding {
-            Encoding::Ieee => 2.0 - pow2(-(self.man_bits as i32)),
-            Encoding::FiniteNan => 2.0 - pow2(1 - self.man_bits as i32),
-        };
-        top * pow2(self.emax())
+    /// The largest finite value: [`Spec::max_significand`] `2^(emax - m)`.
+    pub const fn max(self) -> f64 {
+        self.max_significand() as f64 * pow2(self.emax() - self.man_bits as i32)
+    }
+
+    /// The integer significand of the largest finite value, hidden bit included: every bit set
+    /// (IEEE), or one less (E4M3, whose all-ones significand is the NaN).
+    pub const fn max_significand(self) -> u64 {
+        match self.encoding {
+            Encoding::Ieee => (1u64 << (self.man_bits + 1)) - 1,
+            Encoding::FiniteNan => (1u64 << (self.man_bits + 1)) - 2,
+        }
     }
 
     /// The smallest positive normal value.
@@ -228,11 +232,7 @@ impl Spec {
 
     /// The largest value as `(emax, s)`: `s 2^(emax - 52)`, its significand widened to 53 bits.
     const fn top(self) -> (i32, u64) {
-        let sig = match self.encoding {
-            Encoding::Ieee => (1u64 << (self.man_bits + 1)) - 1,
-            Encoding::FiniteNan => (1u64 << (self.man_bits + 1)) - 2,
-        };
-        (self.emax(), sig << (52 - self.man_bits))
+        (self.emax(), self.max_significand() << (52 - self.man_bits))
     }
 
     /// Whether two specs are the same format (`==`, in a const context).

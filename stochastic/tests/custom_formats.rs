@@ -126,3 +126,29 @@ fn stochastic_fx_caps_digits_and_counts_overflow() {
     assert!(r.samples_f64().iter().all(|&s| s == 448.0 || s.is_nan()), "{:?}", r.samples_f64());
     assert_eq!(stochastic::report().count(Instability::Overflow), 1);
 }
+
+#[test]
+fn the_const_conversion_rounds_as_the_other_one() {
+    fn both<const E: u32, const M: u32, const FLAGS: u32>(x: f64) {
+        let (a, b) = (Fx::<E, M, FLAGS>::from_f64_const(x).to_f64(), Fx::<E, M, FLAGS>::from_f64(x).to_f64());
+        assert!(a.to_bits() == b.to_bits() || (a.is_nan() && b.is_nan()), "{x:e}: const {a:e}, run time {b:e}");
+    }
+    let mut rng = Rng(0xc0de);
+    let mut values = vec![0.0, -0.0, f64::INFINITY, f64::NEG_INFINITY, 448.0, 464.0, 465.0, 480.0, 1e-300, 5e-324, f64::MAX, 61440.0, 65520.0];
+    values.extend((0..20_000).map(|_| {
+        let x = rng.value() * 2f64.powi((rng.next() % 600) as i32 - 300);
+        if rng.next() % 4 == 0 { x * 1e-30 } else { x }
+    }));
+    for x in values {
+        both::<4, 3, { flags::FINITE_NAN }>(x);
+        both::<4, 3, { flags::FINITE_NAN | flags::SATURATE }>(x);
+        both::<5, 2, 0>(x);
+        both::<8, 10, 0>(x);
+        both::<5, 10, { flags::FTZ }>(x);
+        both::<11, 40, 0>(x);
+        both::<11, 3, 0>(x);
+        both::<8, 23, 0>(x);
+    }
+    const C: E4M3 = E4M3::from_f64_const(0.1);
+    assert_eq!(C.to_f64(), 0.1015625);
+}

@@ -46,6 +46,12 @@ impl<const E: u32, const M: u32, const FLAGS: u32> Fx<E, M, FLAGS> {
         Fx(arith::round(Self::SPEC, x, Rounding::NearestEven))
     }
 
+    /// `x` rounded to nearest even into the format, in a const context (`const` and `static`
+    /// items): the same value as [`Fx::from_f64`].
+    pub const fn from_f64_const(x: f64) -> Self {
+        Fx(nearest_const(Self::SPEC, x))
+    }
+
     /// `x` rounded to nearest even into the format.
     #[inline]
     pub fn from_f32(x: f32) -> Self {
@@ -125,6 +131,81 @@ impl<const E: u32, const M: u32, const FLAGS: u32> Fx<E, M, FLAGS> {
     #[inline]
     pub fn total_cmp(&self, other: &Self) -> Ordering {
         self.0.total_cmp(&other.0)
+    }
+}
+
+/// Round-to-nearest-even of `x` onto `spec`, with integers only (a `const fn`): the value
+/// `arith::round` gives, NaN and infinities as it treats them.
+const fn nearest_const(spec: Spec, x: f64) -> f64 {
+    let bits = x.to_bits();
+    let neg = bits >> 63 != 0;
+    let field = ((bits >> 52) & 0x7ff) as i32;
+    let frac = bits & ((1u64 << 52) - 1);
+    let sign = (neg as u64) << 63;
+    if field == 0x7ff {
+        // Infinite or NaN: NaN stays; infinity where the format has one, else what an overflow gives.
+        if frac != 0 || spec.has_infinity() {
+            return x;
+        }
+        return beyond_const(spec, neg);
+    }
+    // |x| = mant 2^exp.
+    let (mant, exp) = if field == 0 { (frac, -1074) } else { (frac | (1u64 << 52), field - 1075) };
+    if mant == 0 {
+        return x;
+    }
+    let top = 63 - mant.leading_zeros() as i32 + exp;
+    let p = spec.precision() as i32;
+    let qe = if top > spec.emin() { top } else { spec.emin() } - (p - 1);
+    let shift = qe - exp;
+    let kept = if shift <= 0 {
+        mant << (-shift) as u32
+    } else if shift >= 64 {
+        0
+    } else {
+        let kept = mant >> shift;
+        let rest = mant & ((1u64 << shift) - 1);
+        let half = 1u64 << (shift - 1);
+        if rest > half || (rest == half && kept & 1 == 1) {
+            kept + 1
+        } else {
+            kept
+        }
+    };
+    let (top_sig, emax) = (spec.max_significand(), spec.emax());
+    // A carry may have made `kept` 2^p: compare in the quantum of the top binade.
+    // Beyond the largest value: kept 2^qe > top_sig 2^(emax - m).
+    let m = spec.man_bits as i32;
+    if qe > emax - m || (qe == emax - m && kept > top_sig) {
+        return beyond_const(spec, neg);
+    }
+    if kept == 0 {
+        return f64::from_bits(sign);
+    }
+    if spec.ftz && qe + (63 - kept.leading_zeros() as i32) < spec.emin() {
+        return f64::from_bits(sign);
+    }
+    // kept 2^qe as binary64 bits (kept has at most 53 bits: exact).
+    let msb = 63 - kept.leading_zeros() as i32;
+    let e = qe + msb;
+    if e >= -1022 {
+        f64::from_bits(sign | (((e + 1023) as u64) << 52) | ((kept << (52 - msb)) & ((1u64 << 52) - 1)))
+    } else {
+        f64::from_bits(sign | (kept << (qe + 1074)))
+    }
+}
+
+/// [`Spec::beyond`] with a sign, in a const context.
+const fn beyond_const(spec: Spec, neg: bool) -> f64 {
+    let mag = match (spec.overflow, spec.encoding) {
+        (super::Overflow::Saturate, _) => spec.max(),
+        (super::Overflow::Special, super::Encoding::Ieee) => f64::INFINITY,
+        (super::Overflow::Special, super::Encoding::FiniteNan) => f64::NAN,
+    };
+    if neg {
+        -mag
+    } else {
+        mag
     }
 }
 

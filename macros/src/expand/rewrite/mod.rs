@@ -134,10 +134,9 @@ fn half_literal(ty: &Type, e: &mut Expr) {
             };
         }
         (Type::Path(p), _) => {
-            let Some(format) = p.path.segments.last().and_then(|l| FloatFormat::from_ident(&l.ident.to_string())) else {
-                return;
-            };
-            if !matches!(format, FloatFormat::F16 | FloatFormat::BF16) {
+            // `fptune::Fx<..>` (a format beyond the four) has a const conversion of its own.
+            let format = fptune_syntax::custom_format(&p.path).or_else(|| p.path.segments.last().and_then(|l| FloatFormat::from_ident(&l.ident.to_string())));
+            if !matches!(format, Some(FloatFormat::F16 | FloatFormat::BF16 | FloatFormat::Custom(_))) {
                 return;
             }
             if let Some((digits, span)) = float_literal(e) {
