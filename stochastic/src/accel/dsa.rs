@@ -7,7 +7,7 @@
 //! two bits, sample 2 the opposite of sample 1. The draws of sample 0's pass are recorded and
 //! replayed for the other two.
 
-use super::model::{chain, enter_acc, enter_input, Points};
+use super::model::{chain, enter_a, enter_acc, enter_b, Points};
 use super::unit::{Rounding, Unit};
 use crate::format::Format;
 use crate::rng;
@@ -44,10 +44,10 @@ impl Draws {
 }
 
 /// Sample `s` of every value, entered onto the input grid at random (one point per value).
-fn enter_all<F: Format>(unit: &Unit, x: &[Stochastic<F>], s: usize, pts: &mut Draws) -> Vec<f64> {
+fn enter_all<F: Format>(x: &[Stochastic<F>], s: usize, pts: &mut Draws, enter: impl Fn(f64, Rounding) -> f64) -> Vec<f64> {
     x.iter().map(|v| {
         let r = pts.at(Rounding::NearestEven);
-        enter_input(unit, v.samples_f64()[s], r)
+        enter(v.samples_f64()[s], r)
     }).collect()
 }
 
@@ -57,8 +57,8 @@ fn dot3<F: Format>(unit: &Unit, a: &[Stochastic<F>], b: &[Stochastic<F>], c: [f6
     let mut out = [0.0; 3];
     for (s, o) in out.iter_mut().enumerate() {
         pts.restart(s);
-        let av = enter_all(unit, a, s, &mut pts);
-        let bv = enter_all(unit, b, s, &mut pts);
+        let av = enter_all(a, s, &mut pts, |x, r| enter_a(unit, x, r));
+        let bv = enter_all(b, s, &mut pts, |x, r| enter_b(unit, x, r));
         let r = pts.at(Rounding::NearestEven);
         let cv = enter_acc(unit, c[s], r);
         *o = chain(unit, &av, &bv, cv, &mut pts);

@@ -47,15 +47,15 @@ pub use dsa::{dot_stochastic, matmul_stochastic};
 pub use presets::*;
 pub use unit::{AccEntry, AccFormat, Alignment, InputFormat, Rounding, Subnormals, Unit};
 
-use model::{chain, enter_acc, enter_input, Native};
+use model::{chain, enter_a, enter_acc, enter_b, Native};
 
 /// The dot product `sum_l a[l] b[l] + c` as `unit` computes it (see the module documentation):
 /// `ceil(n / k)` instructions chained through the accumulator, bit for bit the unit's result.
 /// Inputs off the unit's input format are rounded to nearest into it first, `c` into the
 /// accumulator's format. Panics when `a` and `b` differ in length.
 pub fn dot<T: Copy + Into<f64>>(unit: &Unit, a: &[T], b: &[T], c: f64) -> f64 {
-    let a: Vec<f64> = a.iter().map(|&x| enter_input(unit, x.into(), Rounding::NearestEven)).collect();
-    let b: Vec<f64> = b.iter().map(|&x| enter_input(unit, x.into(), Rounding::NearestEven)).collect();
+    let a: Vec<f64> = a.iter().map(|&x| enter_a(unit, x.into(), Rounding::NearestEven)).collect();
+    let b: Vec<f64> = b.iter().map(|&x| enter_b(unit, x.into(), Rounding::NearestEven)).collect();
     chain(unit, &a, &b, enter_acc(unit, c, Rounding::NearestEven), &mut Native)
 }
 
@@ -65,12 +65,12 @@ pub fn dot<T: Copy + Into<f64>>(unit: &Unit, a: &[T], b: &[T], c: f64) -> f64 {
 /// Panics when a slice's length does not match its shape.
 pub fn matmul<T: Copy + Into<f64>>(unit: &Unit, m: usize, n: usize, k: usize, a: &[T], b: &[T], c: &mut [f64]) {
     assert!(a.len() == m * k && b.len() == k * n && c.len() == m * n, "matmul: shapes do not match the slices");
-    let a: Vec<f64> = a.iter().map(|&x| enter_input(unit, x.into(), Rounding::NearestEven)).collect();
+    let a: Vec<f64> = a.iter().map(|&x| enter_a(unit, x.into(), Rounding::NearestEven)).collect();
     // B's columns, contiguous.
     let mut bt = vec![0.0; k * n];
     for l in 0..k {
         for j in 0..n {
-            bt[j * k + l] = enter_input(unit, b[l * n + j].into(), Rounding::NearestEven);
+            bt[j * k + l] = enter_b(unit, b[l * n + j].into(), Rounding::NearestEven);
         }
     }
     for i in 0..m {

@@ -63,11 +63,11 @@ fn product(unit: &Unit, a: f64, b: f64) -> Option<Term> {
     if a == 0.0 || b == 0.0 {
         return None;
     }
-    let g = unit.input.grid();
-    let (na, ma, ea) = decompose(a, g);
-    let (nb, mb, eb) = decompose(b, g);
+    let (ga, gb) = (unit.input.grid(), unit.b_format().grid());
+    let (na, ma, ea) = decompose(a, ga);
+    let (nb, mb, eb) = decompose(b, gb);
     let mag = ma * mb;
-    let exp = ea + eb - 2 * (g.p as i32 - 1);
+    let exp = ea + eb - (ga.p as i32 - 1) - (gb.p as i32 - 1);
     let top = match unit.alignment {
         Alignment::ExponentSum => ea + eb,
         Alignment::LeadingBit => super::exact::top(u128::from(mag), exp),
@@ -208,9 +208,14 @@ pub(crate) fn chain<P: Points>(unit: &Unit, a: &[f64], b: &[f64], c: f64, pts: &
     acc
 }
 
-/// Rounds `x` onto the input grid (`r` natively to nearest even).
-pub(crate) fn enter_input(unit: &Unit, x: f64, r: Rounding) -> f64 {
+/// Rounds `x` onto the grid of the `a` inputs (`r` natively to nearest even).
+pub(crate) fn enter_a(unit: &Unit, x: f64, r: Rounding) -> f64 {
     enter(x, unit.input.grid(), unit.input_subnormals, r)
+}
+
+/// Rounds `x` onto the grid of the `b` inputs.
+pub(crate) fn enter_b(unit: &Unit, x: f64, r: Rounding) -> f64 {
+    enter(x, unit.b_format().grid(), unit.input_subnormals, r)
 }
 
 /// Rounds `x` onto the accumulator's grid.

@@ -14,6 +14,7 @@ use super::unit::{AccEntry, AccFormat, Alignment, InputFormat, Rounding, Subnorm
 const NVIDIA: Unit = Unit {
     name: "",
     input: InputFormat::F16,
+    input_b: None,
     acc: AccFormat::F32,
     k: 16,
     block: 16,
@@ -88,13 +89,17 @@ pub const H100_F16_F16: Unit = Unit {
     ..H100_F16_F32
 };
 
-/// H100/H200, FP8 E4M3 into binary32 (Khattak and Mikaitis 2025; the FP8 accumulator keeps
-/// fewer bits than binary32's): one block of 32 products and `c`, 13 bits kept below the
-/// largest, truncated.
-pub const H100_E4M3_F32: Unit = Unit { name: "H100 e4m3->fp32", input: InputFormat::E4m3, k: 32, block: 32, fraction_bits: 13, ..NVIDIA };
+/// H100/H200, FP8 E4M3 into binary32, fitted to the recorded cuBLASLt products (Khattak and
+/// Mikaitis 2025 and DeepSeek-V3's report agree that the FP8 accumulator keeps fewer bits than
+/// binary32's): one block of 32 products and `c`, 13 bits kept below the largest exponent sum,
+/// truncated, the sum truncated to 14 significant bits, then into binary32.
+pub const H100_E4M3_F32: Unit = Unit { name: "H100 e4m3->fp32", input: InputFormat::E4m3, k: 32, block: 32, fraction_bits: 13, normalise_bits: Some(14), ..NVIDIA };
 
 /// H100/H200, FP8 E5M2 into binary32: as E4M3.
 pub const H100_E5M2_F32: Unit = Unit { name: "H100 e5m2->fp32", input: InputFormat::E5m2, ..H100_E4M3_F32 };
+
+/// H100/H200, FP8 E5M2 (`a`) times E4M3 (`b`) into binary32: as E4M3.
+pub const H100_E5M2XE4M3_F32: Unit = Unit { name: "H100 e5m2xe4m3->fp32", input: InputFormat::E5m2, input_b: Some(InputFormat::E4m3), ..H100_E4M3_F32 };
 
 /// AMD MI200 `DOT4_F32_F16` (the verification-metrics slides): four binary16 products summed
 /// exactly (in binary64: 52 bits kept), the sum truncated to binary32, added to the binary32
@@ -111,7 +116,7 @@ pub const MI200_DOT4_F16_F32: Unit = Unit {
 };
 
 /// Every preset, for reports and tests.
-pub const ALL: [Unit; 13] = [
+pub const ALL: [Unit; 14] = [
     V100_F16_F32,
     V100_F16_F16,
     A100_F16_F32,
@@ -124,5 +129,6 @@ pub const ALL: [Unit; 13] = [
     H100_F16_F16,
     H100_E4M3_F32,
     H100_E5M2_F32,
+    H100_E5M2XE4M3_F32,
     MI200_DOT4_F16_F32,
 ];

@@ -117,8 +117,10 @@ pub enum AccEntry {
 pub struct Unit {
     /// A short name for reports (`"H100 fp16->fp32"`).
     pub name: &'static str,
-    /// The format of the `a` and `b` inputs.
+    /// The format of the `a` inputs (and of the `b` inputs unless [`Unit::input_b`] says).
     pub input: InputFormat,
+    /// The format of the `b` inputs when it differs from `a`'s (FP8 E5M2 times E4M3).
+    pub input_b: Option<InputFormat>,
     /// The accumulator's format (of `c` and of the result).
     pub acc: AccFormat,
     /// Products per instruction (the `k` of the `mma`): a longer dot product is a chain of
@@ -149,6 +151,11 @@ pub struct Unit {
 }
 
 impl Unit {
+    /// The format of the `b` inputs.
+    pub fn b_format(&self) -> InputFormat {
+        self.input_b.unwrap_or(self.input)
+    }
+
     /// The instruction count of a dot product of length `n`: `ceil(n / k)` (at least one, so that
     /// an empty product still passes `c` through the unit).
     pub fn instructions(&self, n: usize) -> usize {
