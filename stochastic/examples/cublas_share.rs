@@ -27,12 +27,12 @@ type Archive = NpzArchive<std::io::BufReader<std::fs::File>>;
 
 /// An unsigned array's elements widened to `u32`, and its shape.
 fn bits(z: &mut Archive, name: &str) -> (Vec<u32>, Vec<usize>) {
-    let f = z.by_name(name).unwrap().unwrap_or_else(|| panic!("{name} missing"));
+    let f = z.by_name(name).expect("the hardware-truth files are as their README describes").unwrap_or_else(|| panic!("{name} missing"));
     let shape: Vec<usize> = f.shape().iter().map(|&s| s as usize).collect();
     let v = match f.dtype().descr().trim_matches('\'').trim_start_matches(['<', '|', '=']) {
-        "u1" => f.into_vec::<u8>().unwrap().into_iter().map(u32::from).collect(),
-        "u2" => f.into_vec::<u16>().unwrap().into_iter().map(u32::from).collect(),
-        "u4" => f.into_vec::<u32>().unwrap(),
+        "u1" => f.into_vec::<u8>().expect("the hardware-truth files are as their README describes").into_iter().map(u32::from).collect(),
+        "u2" => f.into_vec::<u16>().expect("the hardware-truth files are as their README describes").into_iter().map(u32::from).collect(),
+        "u4" => f.into_vec::<u32>().expect("the hardware-truth files are as their README describes"),
         other => panic!("{name}: unexpected dtype {other}"),
     };
     (v, shape)
@@ -188,11 +188,11 @@ fn main() {
             (label.clone(), ok, all)
         }).collect();
         let _ = n_out_r;
-        results.sort_by(|x, y| y.1.cmp(&x.1));
+        results.sort_by_key(|r| std::cmp::Reverse(r.1));
         let (label, ok, all) = results[0].clone();
         let others: Vec<String> = results[1..].iter().map(|(l, o, a)| format!("{l} {:.1}%", 100.0 * *o as f64 / *a as f64)).collect();
         println!("| `{key}` | {all} | {label} | {ok} ({:.1}%) | {} |", 100.0 * ok as f64 / all as f64, others.join(", "));
-        let kind = key.split("_K").next().unwrap().to_string() + key.rsplit_once("_K").map(|(_, r)| r.split_once('_').map(|(_, t)| t).unwrap_or("")).map(|t| if t.is_empty() { String::new() } else { format!(" {t}") }).unwrap_or_default().as_str();
+        let kind = key.split("_K").next().expect("the hardware-truth files are as their README describes").to_string() + key.rsplit_once("_K").map(|(_, r)| r.split_once('_').map(|(_, t)| t).unwrap_or("")).map(|t| if t.is_empty() { String::new() } else { format!(" {t}") }).unwrap_or_default().as_str();
         let e = best_by_kind.entry(kind).or_default();
         e.0 += ok;
         e.1 += all;

@@ -24,19 +24,19 @@ type Archive = NpzArchive<std::io::BufReader<std::fs::File>>;
 /// An array's elements widened to `u32` (the raw bits of `uint8`/`uint16`/`uint32` arrays) and its
 /// shape.
 fn bits(z: &mut Archive, name: &str) -> (Vec<u32>, Vec<usize>) {
-    let f = z.by_name(name).unwrap().unwrap_or_else(|| panic!("{name} missing"));
+    let f = z.by_name(name).expect("the hardware-truth files are as their README describes").unwrap_or_else(|| panic!("{name} missing"));
     let shape: Vec<usize> = f.shape().iter().map(|&s| s as usize).collect();
     let v = match f.dtype().descr().trim_matches('\'').trim_start_matches(['<', '|', '=']) {
-        "u1" => f.into_vec::<u8>().unwrap().into_iter().map(u32::from).collect(),
-        "u2" => f.into_vec::<u16>().unwrap().into_iter().map(u32::from).collect(),
-        "u4" => f.into_vec::<u32>().unwrap(),
+        "u1" => f.into_vec::<u8>().expect("the hardware-truth files are as their README describes").into_iter().map(u32::from).collect(),
+        "u2" => f.into_vec::<u16>().expect("the hardware-truth files are as their README describes").into_iter().map(u32::from).collect(),
+        "u4" => f.into_vec::<u32>().expect("the hardware-truth files are as their README describes"),
         other => panic!("{name}: unexpected dtype {other}"),
     };
     (v, shape)
 }
 
 fn strings(z: &mut Archive, name: &str) -> Vec<String> {
-    z.by_name(name).unwrap().unwrap().into_vec::<String>().unwrap()
+    z.by_name(name).expect("the hardware-truth files are as their README describes").expect("the hardware-truth files are as their README describes").into_vec::<String>().expect("the hardware-truth files are as their README describes")
 }
 
 /// The value of `field` in the set's JSON metadata (a string or a number), as text.
@@ -44,15 +44,18 @@ fn meta_field(meta: &str, field: &str) -> String {
     let at = meta.find(&format!("\"{field}\"")).unwrap_or_else(|| panic!("{field} not in {meta}")) + field.len() + 2;
     let rest = meta[at..].trim_start_matches([':', ' ']);
     if let Some(s) = rest.strip_prefix('"') {
-        s[..s.find('"').unwrap()].to_string()
+        s[..s.find('"').expect("the hardware-truth files are as their README describes")].to_string()
     } else {
-        rest[..rest.find([',', '}']).unwrap()].trim().to_string()
+        rest[..rest.find([',', '}']).expect("the hardware-truth files are as their README describes")].trim().to_string()
     }
 }
 
-/// The preset of a mode and the value of one element's bits in the mode's input and accumulator
-/// formats.
-fn mode(name: &str) -> (Unit, fn(u32) -> f64, fn(u32) -> f64, fn(f64) -> u32) {
+/// A mode's preset, the values of an element's bits in its input and accumulator formats, and the
+/// bits of an accumulator value.
+type Mode = (Unit, fn(u32) -> f64, fn(u32) -> f64, fn(f64) -> u32);
+
+/// The [`Mode`] of a file's name.
+fn mode(name: &str) -> Mode {
     fn f16v(b: u32) -> f64 { half::f16::from_bits(b as u16).to_f64() }
     fn bf16v(b: u32) -> f64 { half::bf16::from_bits(b as u16).to_f64() }
     fn f32v(b: u32) -> f64 { f64::from(f32::from_bits(b)) }
@@ -88,7 +91,7 @@ fn h200_tiles_replay_bit_for_bit() {
         let path = dir.join(format!("tc_{name}.npz"));
         let mut z = NpzArchive::open(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
         let (unit, input, acc, acc_bits) = mode(name);
-        let (kpm, _) = bits_i64(&mut z, "k_per_mma");
+        let kpm = scalar(&mut z, "k_per_mma");
         assert_eq!(kpm as usize, unit.k, "{name}: the preset's k is not the recorded k_per_mma");
         let labels = strings(&mut z, "crafted_labels");
         let mut sets: Vec<String> = z.array_names().filter(|n| n.ends_with("_meta")).map(|n| n.trim_end_matches("_meta").to_string()).collect();
@@ -97,8 +100,8 @@ fn h200_tiles_replay_bit_for_bit() {
         for set in sets {
             let meta = strings(&mut z, &format!("{set}_meta")).remove(0);
             let family = meta_field(&meta, "set");
-            let family_key = family.split(' ').next().unwrap().to_string();
-            let kc: usize = meta_field(&meta, "kc").parse().unwrap();
+            let family_key = family.split(' ').next().expect("the hardware-truth files are as their README describes").to_string();
+            let kc: usize = meta_field(&meta, "kc").parse().expect("the hardware-truth files are as their README describes");
             let (a, shape) = bits(&mut z, &format!("{set}_A"));
             let (b, _) = bits(&mut z, &format!("{set}_B"));
             let (c, _) = bits(&mut z, &format!("{set}_C"));
@@ -150,7 +153,7 @@ fn h200_tiles_replay_bit_for_bit() {
 }
 
 /// A scalar integer array (`k_per_mma`).
-fn bits_i64(z: &mut Archive, name: &str) -> (i64, ()) {
-    let v = z.by_name(name).unwrap().unwrap().into_vec::<i64>().unwrap();
-    (v[0], ())
+fn scalar(z: &mut Archive, name: &str) -> i64 {
+    let v = z.by_name(name).expect("the hardware-truth files are as their README describes").expect("the hardware-truth files are as their README describes").into_vec::<i64>().expect("the hardware-truth files are as their README describes");
+    v[0]
 }
