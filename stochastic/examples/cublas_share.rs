@@ -10,8 +10,9 @@
 //!   the output type when it is narrower;
 //! - `splitK=s`: K cut into `s` contiguous parts, each a `chain` from zero, the partial results
 //!   added in binary32 (rounded to nearest) in order;
-//! - `promote=N` (FP8): chains of N products from zero, each added to a binary32 total with
-//!   rounding to nearest (cuBLASLt's promotion of the FP8 accumulator to binary32 registers);
+//! - `promote=N` (FP8): the unit with `promote: Some(N)`, chains of N products from zero, each
+//!   added to a binary32 total with rounding to nearest (cuBLASLt's promotion of the FP8
+//!   accumulator to binary32 registers);
 //! - for TF32 (binary32 inputs that cuBLAS converts): the conversion to TF32 by rounding to
 //!   nearest even (`rne`), to nearest with ties away (`rna`) or by truncation (`rz`).
 //!
@@ -70,23 +71,14 @@ fn tf32(x: u32, mode: &str) -> f64 {
     f64::from(f32::from_bits(r))
 }
 
-/// One entry's dot product through `unit` under an assumption: `splits` contiguous parts of K
-/// (split-K), each cut into chains of `promote` products (0: the whole part) whose results are
-/// added in binary32 with rounding to nearest.
-fn entry(unit: &Unit, a: &[f64], b: &[f64], splits: usize, promote: usize) -> f64 {
-    let k = a.len();
-    let part = k.div_ceil(splits);
+/// One entry's dot product through `unit`, K cut into `splits` contiguous parts (split-K) whose
+/// results are added in binary32 with rounding to nearest.
+fn entry(unit: &Unit, a: &[f64], b: &[f64], splits: usize) -> f64 {
+    let part = a.len().div_ceil(splits).max(1);
     let mut total = 0f32;
-    for s in 0..splits {
-        let (lo, hi) = ((s * part).min(k), ((s + 1) * part).min(k));
-        let step = if promote == 0 { hi - lo } else { promote };
-        let mut at = lo;
-        while at < hi {
-            let end = (at + step).min(hi);
-            let r = accel::dot(unit, &a[at..end], &b[at..end], 0.0) as f32;
-            total = if splits == 1 && promote == 0 { r } else { total + r };
-            at = end;
-        }
+    for (s, (pa, pb)) in a.chunks(part).zip(b.chunks(part)).enumerate() {
+        let r = accel::dot(unit, pa, pb, 0.0) as f32;
+        total = if s == 0 { r } else { total + r };
     }
     f64::from(total)
 }
@@ -98,6 +90,15 @@ struct Group {
     b: Vec<Vec<f64>>,
     d: Vec<u32>,
     out: fn(f64) -> u32,
+}
+
+/// Whether output bits are a NaN of the output type (binary32, or binary16 and bfloat16 by the
+/// bits set).
+fn nan_bits(d: u32, out: fn(f64) -> u32) -> bool {
+    // The exponent field is infinity's bits; the fraction field is below its lowest bit.
+    let exponent = out(f64::INFINITY);
+    let fraction = (exponent & exponent.wrapping_neg()) - 1;
+    d & exponent == exponent && d & fraction != 0
 }
 
 fn f16_bits(x: f64) -> u32 { u32::from(half::f16::from_f64(x).to_bits()) }
@@ -114,13 +115,16 @@ fn cols(v: &[u32], rows: usize, cols: usize, f: impl Fn(u32) -> f64) -> Vec<Vec<
     (0..cols).map(|j| (0..rows).map(|i| f(v[i * cols + j])).collect()).collect()
 }
 
-/// The share of entries (bit-identical, all) of `g` under an assumption.
-fn share(g: &Group, unit: &Unit, splits: usize, promote: usize) -> (usize, usize) {
+/// The share of entries (bit-identical, all) of `g` under an assumption. A NaN matches any NaN
+/// (the H200 writes `0x7fffffff`, the model a quiet NaN: payloads are not modelled).
+fn share(g: &Group, unit: &Unit, splits: usize) -> (usize, usize) {
     let mut ok = 0;
     let n = g.b.len();
     for (i, a) in g.a.iter().enumerate() {
         for (j, b) in g.b.iter().enumerate() {
-            ok += usize::from((g.out)(entry(unit, a, b, splits, promote)) == g.d[i * n + j]);
+            let x = entry(unit, a, b, splits);
+            let want = g.d[i * n + j];
+            ok += usize::from((g.out)(x) == want || (x.is_nan() && nan_bits(want, g.out)));
         }
     }
     (ok, g.a.len() * n)
@@ -136,14 +140,14 @@ fn main() {
     groups.sort_by_key(|g| (g.split('_').take(2).collect::<Vec<_>>().join("_"), g.split("_K").nth(1).and_then(|s| s.split('_').next()).and_then(|s| s.parse::<usize>().ok()).unwrap_or(0), g.clone()));
     let f16v = |x: u32| half::f16::from_bits(x as u16).to_f64();
     let bf16v = |x: u32| half::bf16::from_bits(x as u16).to_f64();
-    let mut best_by_kind: BTreeMap<String, (usize, usize)> = BTreeMap::new();
-    println!("| group | entries | assumption | bit-identical | others tried |");
-    println!("|---|---:|---|---:|---|");
+    let mut best_by_kind: BTreeMap<String, (usize, usize, usize)> = BTreeMap::new();
+    println!("| group | entries | NaN | assumption | bit-identical | next best |");
+    println!("|---|---:|---:|---|---:|---|");
     for key in groups {
         let (d, dshape) = bits(&mut z, &format!("{key}_D"));
         let (n_out_r, n_out_c) = (dshape[0], dshape[1]);
-        // (label, unit, splits, promote, group) candidates.
-        let mut tries: Vec<(String, Unit, usize, usize, Group)> = Vec::new();
+        // (label, unit, splits, group) candidates.
+        let mut tries: Vec<(String, Unit, usize, Group)> = Vec::new();
         if key.starts_with("smm_") {
             let (a, ash) = bits(&mut z, &format!("{key}_A"));
             let (bt, _) = bits(&mut z, &format!("{key}_Bt"));
@@ -152,10 +156,16 @@ fn main() {
             let fa = if mixed { e5m2 } else { e4m3 };
             let unit = if mixed { accel::H100_E5M2XE4M3_F32 } else { accel::H100_E4M3_F32 };
             let mk = || Group { a: rows(&a, ash[0], k, fa), b: rows(&bt, n_out_c, k, e4m3), d: d.clone(), out: f32_bits };
-            tries.push(("chain".into(), unit, 1, 0, mk()));
-            for p in [64, 128, 256, 512] {
+            tries.push(("chain".into(), unit, 1, mk()));
+            for p in [64, 128, 256, 512, 1024, 2048, 4096, 8192] {
                 if p < k {
-                    tries.push((format!("promote={p}"), unit, 1, p, mk()));
+                    tries.push((format!("promote={p}"), Unit { promote: Some(p), ..unit }, 1, mk()));
+                }
+            }
+            for s in [2, 4, 8] {
+                if k >= 1024 * s {
+                    tries.push((format!("splitK={s}"), unit, s, mk()));
+                    tries.push((format!("splitK={s} promote=128"), Unit { promote: Some(128), ..unit }, s, mk()));
                 }
             }
         } else if key.starts_with("mm_tf32") {
@@ -163,7 +173,7 @@ fn main() {
             let (b, bsh) = bits(&mut z, &format!("{key}_B"));
             for mode in ["rne", "rna", "rz"] {
                 let g = Group { a: rows(&a, ash[0], ash[1], |x| tf32(x, mode)), b: cols(&b, bsh[0], bsh[1], |x| tf32(x, mode)), d: d.clone(), out: f32_bits };
-                tries.push((format!("{mode} chain"), accel::H100_TF32_F32, 1, 0, g));
+                tries.push((format!("{mode} chain"), accel::H100_TF32_F32, 1, g));
             }
         } else {
             let (a, ash) = bits(&mut z, &format!("{key}_A"));
@@ -173,34 +183,40 @@ fn main() {
             let out: fn(f64) -> u32 = if key.contains("out32") { f32_bits } else if bf { bf16_bits } else { f16_bits };
             let unit = if bf { accel::H100_BF16_F32 } else { accel::H100_F16_F32 };
             let mk = || Group { a: rows(&a, ash[0], ash[1], val), b: cols(&b, bsh[0], bsh[1], val), d: d.clone(), out };
-            tries.push(("chain".into(), unit, 1, 0, mk()));
+            tries.push(("chain".into(), unit, 1, mk()));
             if !bf && !key.contains("out32") {
-                tries.push(("fp16 acc chain".into(), accel::H100_F16_F16, 1, 0, mk()));
+                tries.push(("fp16 acc chain".into(), accel::H100_F16_F16, 1, mk()));
             }
             for s in [2, 4, 8] {
                 if ash[1] >= 16 * s {
-                    tries.push((format!("splitK={s}"), unit, s, 0, mk()));
+                    tries.push((format!("splitK={s}"), unit, s, mk()));
                 }
             }
         }
-        let mut results: Vec<(String, usize, usize)> = tries.iter().map(|(label, unit, s, p, g)| {
-            let (ok, all) = share(g, unit, *s, *p);
+        let mut results: Vec<(String, usize, usize)> = tries.iter().map(|(label, unit, s, g)| {
+            let (ok, all) = share(g, unit, *s);
             (label.clone(), ok, all)
         }).collect();
         let _ = n_out_r;
         results.sort_by_key(|r| std::cmp::Reverse(r.1));
         let (label, ok, all) = results[0].clone();
-        let others: Vec<String> = results[1..].iter().map(|(l, o, a)| format!("{l} {:.1}%", 100.0 * *o as f64 / *a as f64)).collect();
-        println!("| `{key}` | {all} | {label} | {ok} ({:.1}%) | {} |", 100.0 * ok as f64 / all as f64, others.join(", "));
+        let mut others: Vec<String> = results[1..].iter().take(3).map(|(l, o, a)| format!("{l} {:.1}%", 100.0 * *o as f64 / *a as f64)).collect();
+        if results.len() > 4 {
+            others.push(format!("{} more", results.len() - 4));
+        }
+        let out = tries[0].3.out;
+        let nans = d.iter().filter(|&&x| nan_bits(x, out)).count();
+        println!("| `{key}` | {all} | {nans} | {label} | {ok} ({:.1}%) | {} |", 100.0 * ok as f64 / all as f64, others.join(", "));
         let kind = key.split("_K").next().expect("the hardware-truth files are as their README describes").to_string() + key.rsplit_once("_K").map(|(_, r)| r.split_once('_').map(|(_, t)| t).unwrap_or("")).map(|t| if t.is_empty() { String::new() } else { format!(" {t}") }).unwrap_or_default().as_str();
         let e = best_by_kind.entry(kind).or_default();
         e.0 += ok;
         e.1 += all;
+        e.2 += nans;
     }
     println!();
-    println!("| kind (all K) | bit-identical (best assumption per group) |");
-    println!("|---|---:|");
-    for (kind, (ok, all)) in best_by_kind {
-        println!("| `{kind}` | {ok}/{all} ({:.1}%) |", 100.0 * ok as f64 / all as f64);
+    println!("| kind (all K) | NaN entries | bit-identical (best assumption per group) |");
+    println!("|---|---:|---:|");
+    for (kind, (ok, all, nans)) in best_by_kind {
+        println!("| `{kind}` | {nans} | {ok}/{all} ({:.1}%) |", 100.0 * ok as f64 / all as f64);
     }
 }

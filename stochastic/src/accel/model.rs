@@ -8,7 +8,8 @@
 //! values, so the three samples of a DSA evaluation meet the same points in the same order:
 //! per input value one (its entry onto the input grid), one for `c`, and per block one for the
 //! alignment, one for the normalisation when the unit has one, one for the rounding into the
-//! accumulator, and with [`AccEntry::Added`] one for the addition.
+//! accumulator, and with [`AccEntry::Added`] one for the addition; with [`Unit::promote`] one per
+//! chain for its addition to the total.
 
 use super::decode::{decompose, exponent, Grid};
 use super::exact::{round, round_bits, shift, Rounding, Subnormals};
@@ -184,7 +185,8 @@ pub(crate) fn instruction<P: Points>(unit: &Unit, a: &[f64], b: &[f64], mut c: f
 }
 
 /// The dot product `sum a[l] b[l] + c` through `unit`, inputs already on their grids (entered):
-/// `ceil(n / k)` instructions chained through the accumulator. A non-finite input makes the
+/// `ceil(n / k)` instructions chained through the accumulator, or with [`Unit::promote`] chains
+/// of `N` products from zero added to a total that `c` starts. A non-finite input makes the
 /// result the `f64` evaluation of the same sum (an infinity or NaN, as the hardware propagates
 /// them; not modelled further).
 pub(crate) fn chain<P: Points>(unit: &Unit, a: &[f64], b: &[f64], c: f64, pts: &mut P) -> f64 {
@@ -193,6 +195,23 @@ pub(crate) fn chain<P: Points>(unit: &Unit, a: &[f64], b: &[f64], c: f64, pts: &
         let s = a.iter().zip(b).map(|(x, y)| x * y).sum::<f64>() + c;
         return if s.is_nan() || unit.acc.grid().inf { s } else { f64::NAN };
     }
+    match unit.promote {
+        None => instructions(unit, a, b, c, pts),
+        Some(n) => {
+            let n = n.max(1);
+            let mut total = c;
+            for (ca, cb) in a.chunks(n).zip(b.chunks(n)) {
+                let partial = instructions(unit, ca, cb, 0.0, pts);
+                let r = pts.at(unit.add_rounding);
+                total = if total.is_finite() && partial.is_finite() { add(unit, total, partial, r) } else { total + partial };
+            }
+            total
+        }
+    }
+}
+
+/// `ceil(n / k)` instructions chained through the accumulator from `c`.
+fn instructions<P: Points>(unit: &Unit, a: &[f64], b: &[f64], c: f64, pts: &mut P) -> f64 {
     let mut acc = c;
     let n = unit.instructions(a.len());
     for i in 0..n {

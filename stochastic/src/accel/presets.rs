@@ -25,6 +25,7 @@ const NVIDIA: Unit = Unit {
     acc_rounding: Rounding::TowardZero,
     acc_entry: AccEntry::Fused,
     add_rounding: Rounding::NearestEven,
+    promote: None,
     input_subnormals: Subnormals::Keep,
     output_subnormals: Subnormals::Keep,
 };
@@ -101,6 +102,15 @@ pub const H100_E5M2_F32: Unit = Unit { name: "H100 e5m2->fp32", input: InputForm
 /// H100/H200, FP8 E5M2 (`a`) times E4M3 (`b`) into binary32: as E4M3.
 pub const H100_E5M2XE4M3_F32: Unit = Unit { name: "H100 e5m2xe4m3->fp32", input: InputFormat::E5m2, input_b: Some(InputFormat::E4m3), ..H100_E4M3_F32 };
 
+/// What PyTorch's `torch._scaled_mm` computes through cuBLASLt on the H200 with E4M3 operands and
+/// `use_fast_accum=False`: the FP8 unit ([`H100_E4M3_F32`]) for 128 products at a time, each
+/// result added to a binary32 total with rounding to nearest (bit-exact on every recorded
+/// product of N(0, 16) data, K = 32 to 16384).
+pub const H200_CUBLASLT_E4M3_F32: Unit = Unit { name: "H200 cuBLASLt e4m3->fp32", promote: Some(128), ..H100_E4M3_F32 };
+
+/// [`H200_CUBLASLT_E4M3_F32`] with an E5M2 `a` operand.
+pub const H200_CUBLASLT_E5M2XE4M3_F32: Unit = Unit { name: "H200 cuBLASLt e5m2xe4m3->fp32", promote: Some(128), ..H100_E5M2XE4M3_F32 };
+
 /// AMD MI200 `DOT4_F32_F16` (the verification-metrics slides): four binary16 products summed
 /// exactly (in binary64: 52 bits kept), the sum truncated to binary32, added to the binary32
 /// accumulator with rounding to nearest even; binary16 subnormal inputs (below 2^-14) flushed.
@@ -116,7 +126,7 @@ pub const MI200_DOT4_F16_F32: Unit = Unit {
 };
 
 /// Every preset, for reports and tests.
-pub const ALL: [Unit; 14] = [
+pub const ALL: [Unit; 16] = [
     V100_F16_F32,
     V100_F16_F16,
     A100_F16_F32,
@@ -130,5 +140,7 @@ pub const ALL: [Unit; 14] = [
     H100_E4M3_F32,
     H100_E5M2_F32,
     H100_E5M2XE4M3_F32,
+    H200_CUBLASLT_E4M3_F32,
+    H200_CUBLASLT_E5M2XE4M3_F32,
     MI200_DOT4_F16_F32,
 ];

@@ -106,6 +106,22 @@ fn c_is_aligned_with_the_products_or_added_after() {
 }
 
 #[test]
+fn promotion_adds_chains_to_a_total_rounding_to_nearest() {
+    // 2^16 then 255 products of 1: the FP8 unit keeps 13 bits below 2^16, so every 1 is lost in
+    // one chain; promoted every 128 products, the first chain (2^16 and 127 ones) still loses its
+    // ones, the second (128 ones) is exact and the binary32 total keeps it.
+    let mut a = vec![256.0; 1];
+    a.extend(std::iter::repeat_n(1.0, 255));
+    let mut b = vec![256.0; 1];
+    b.extend(std::iter::repeat_n(1.0, 255));
+    assert_eq!(dot(&H100_E4M3_F32, &a, &b, 0.0), 65536.0);
+    assert_eq!(dot(&H200_CUBLASLT_E4M3_F32, &a, &b, 0.0), 65536.0 + 128.0);
+    // c starts the total and is not cut to the unit's 14 bits.
+    assert_eq!(dot(&H200_CUBLASLT_E4M3_F32, &[1.0], &[1.0], 1.0 + p2(-20)), 2.0 + p2(-20));
+    assert_eq!(dot(&H100_E4M3_F32, &[1.0], &[1.0], 1.0 + p2(-20)), 2.0);
+}
+
+#[test]
 fn subnormals_are_kept_or_flushed() {
     // A binary16 subnormal input (2^-20) times 1.
     assert_eq!(dot(&H100_F16_F32, &[p2(-20)], &[1.0], 0.0), p2(-20));

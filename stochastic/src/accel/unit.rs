@@ -17,7 +17,8 @@
 //!    floating-point addition rounded by [`Unit::add_rounding`].
 //!
 //! A dot product longer than `k` is a chain of instructions through the accumulator, as a GEMM
-//! kernel issues them. Subnormal inputs and results are kept or flushed ([`Subnormals`]).
+//! kernel issues them, or with [`Unit::promote`] chains of `N` products added to a total one after
+//! the other. Subnormal inputs and results are kept or flushed ([`Subnormals`]).
 
 pub use super::exact::{Rounding, Subnormals};
 use super::decode::Grid;
@@ -142,8 +143,15 @@ pub struct Unit {
     pub acc_rounding: Rounding,
     /// Where the accumulator enters a block.
     pub acc_entry: AccEntry,
-    /// How the block result is added to the accumulator with [`AccEntry::Added`].
+    /// How the block result is added to the accumulator with [`AccEntry::Added`] (and a chain's
+    /// result to the total with [`Unit::promote`]).
     pub add_rounding: Rounding,
+    /// Promotion of the accumulator (a GEMM kernel's choice, part of what its users get): every
+    /// `N` products the unit's accumulator is added to a total in the accumulator's format by an
+    /// addition rounded by [`Unit::add_rounding`], and the unit starts again from zero; `c` starts
+    /// the total. cuBLASLt's FP8 GEMM without fast accumulation does this every 128 products.
+    /// `None`: one chain through the unit's accumulator over the whole dot product.
+    pub promote: Option<usize>,
     /// Subnormal inputs read as such or as zero.
     pub input_subnormals: Subnormals,
     /// Subnormal results (and accumulator inputs) kept or flushed.
