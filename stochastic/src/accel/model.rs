@@ -165,7 +165,6 @@ fn add(unit: &Unit, x: f64, y: f64, r: Rounding) -> f64 {
 /// One instruction: `k` (or fewer) products and the accumulator `c`, all finite and on their
 /// grids, block after block.
 pub(crate) fn instruction<P: Points>(unit: &Unit, a: &[f64], b: &[f64], mut c: f64, pts: &mut P) -> f64 {
-    debug_assert!(unit.block >= 1 && unit.block <= 64 && unit.fraction_bits <= 64);
     let mut start = 0;
     loop {
         let end = (start + unit.block).min(a.len());
@@ -191,6 +190,7 @@ pub(crate) fn instruction<P: Points>(unit: &Unit, a: &[f64], b: &[f64], mut c: f
 /// them; not modelled further).
 pub(crate) fn chain<P: Points>(unit: &Unit, a: &[f64], b: &[f64], c: f64, pts: &mut P) -> f64 {
     assert_eq!(a.len(), b.len(), "dot product of slices of different lengths");
+    assert!((1..=64).contains(&unit.block) && unit.k >= 1 && unit.fraction_bits <= 64, "{}: the model takes blocks of 1 to 64 products, k >= 1 and at most 64 fraction bits", unit.name);
     if !c.is_finite() || a.iter().chain(b).any(|x| !x.is_finite()) {
         let s = a.iter().zip(b).map(|(x, y)| x * y).sum::<f64>() + c;
         return if s.is_nan() || unit.acc.grid().inf { s } else { f64::NAN };

@@ -127,12 +127,13 @@ pub struct Unit {
     /// Products per instruction (the `k` of the `mma`): a longer dot product is a chain of
     /// instructions through the accumulator.
     pub k: usize,
-    /// Products summed together in one aligned block (divides `k`).
+    /// Products summed together in one aligned block (1 to 64; a divisor of `k`, or the last
+    /// block of an instruction is shorter).
     pub block: usize,
     /// The exponent a product is aligned by.
     pub alignment: Alignment,
     /// Bits kept below the largest term's alignment exponent: the datapath's width past the
-    /// binary point (23 for a binary32-wide adder with no extra bit).
+    /// binary point (23 for a binary32-wide adder with no extra bit; at most 64).
     pub fraction_bits: u32,
     /// How the bits below the kept ones are dropped from each aligned term.
     pub align_rounding: Rounding,
@@ -164,7 +165,7 @@ impl Unit {
         self.input_b.unwrap_or(self.input)
     }
 
-    /// The instruction count of a dot product of length `n`: `ceil(n / k)` (at least one, so that
+    /// The instruction count of one chain of `n` products: `ceil(n / k)` (at least one, so that
     /// an empty product still passes `c` through the unit).
     pub fn instructions(&self, n: usize) -> usize {
         n.div_ceil(self.k).max(1)
