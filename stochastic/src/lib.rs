@@ -35,6 +35,8 @@
 //! operand's format (rounded to nearest, like a literal); `*Assign` stores back into the left
 //! operand's format, rounding at random when the result is wider.
 
+/// Accelerator dot products: matrix units' arithmetic as data, `dot` and `matmul` through it.
+pub mod accel;
 mod check;
 pub mod contract;
 mod cvt;
