@@ -418,7 +418,7 @@ fn tune_crate(
             Ok(tuned) => {
                 let dir = BatchLayout::requirement(digits);
                 let requirement_settings = config::Settings {
-                    digits: Digits { default: digits, per_name: Default::default() },
+                    digits: Digits { default: digits, per_name: Default::default(), checks: Default::default() },
                     out: settings.out.join(&dir),
                     ..settings.clone()
                 };
