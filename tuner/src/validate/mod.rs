@@ -473,16 +473,6 @@ fn judge_value(r: &Record, c: &Record, required: f64, estimate: Estimate, rule: 
         return Some(Reason::NotFinite { value: c.label() });
     }
     let (got, reference) = (c.mean(), r.mean());
-    if !rule.dsa_digits && rule.metric == Metric::Digits || !rule.metric.considers(reference) {
-        // Only the agreement is judged (or nothing, below a floor).
-        return (rule.metric == Metric::Digits && !agrees(got, reference, required)).then(|| Reason::Disagrees {
-            value: c.label(),
-            got,
-            reference,
-            digits_in_common: digits_in_common(got, reference),
-            required,
-        });
-    }
     if rule.metric == Metric::Digits && !agrees(got, reference, required) {
         return Some(Reason::Disagrees {
             value: c.label(),
@@ -492,7 +482,7 @@ fn judge_value(r: &Record, c: &Record, required: f64, estimate: Estimate, rule: 
             required,
         });
     }
-    if !rule.dsa_digits {
+    if !rule.dsa_digits || !rule.metric.considers(reference) {
         return None;
     }
     let digits = dsa_digits(c, r);
