@@ -38,7 +38,7 @@ mod tests;
 
 pub use self::metric::{grid, measure, short, ulp, Measure, Metric, Pair, Rule};
 pub use self::records::{parse_run, read_records, read_run, Run};
-pub use self::rules::{measure_checks, CheckMeasure};
+pub use self::rules::{known_checks, measure_checks, CheckMeasure};
 use self::rules::{judge_check, rules};
 
 // ----------------------------------------------------------------------------------------------

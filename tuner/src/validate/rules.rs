@@ -28,13 +28,21 @@ pub(super) fn rules(records: &[Record], req: &Requirement, lenient: &impl Fn(&Re
             Some(_) => {}
         }
     }
-    let unknown: Vec<String> = req.checks.keys().filter(|n| !given.contains_key(n.as_str())).cloned().collect();
-    if !unknown.is_empty() {
-        return Err(ReferenceError::UnknownChecks { unknown, known: given.keys().map(|s| s.to_string()).collect() });
-    }
+    known_checks(records, &req.checks)?;
     let mut rules: BTreeMap<String, Rule> = given.into_iter().filter_map(|(n, r)| Some((n.to_string(), r?))).collect();
     rules.extend(req.checks.iter().map(|(n, r)| (n.clone(), *r)));
     Ok(rules)
+}
+
+/// Refuses `[package.metadata.fptune.checks.NAME]` tables (`checks`) that name no checked value
+/// of `records` (a typo, most likely), as [`super::known_names`] refuses `--digits-for`'s.
+pub fn known_checks(records: &[Record], checks: &BTreeMap<String, Rule>) -> Result<(), ReferenceError> {
+    let known: std::collections::BTreeSet<&str> = records.iter().map(|r| r.name.as_str()).filter(|n| !n.starts_with(fptune::contract::PRINTED_PREFIX)).collect();
+    let unknown: Vec<String> = checks.keys().filter(|n| !known.contains(n.as_str())).cloned().collect();
+    if unknown.is_empty() {
+        return Ok(());
+    }
+    Err(ReferenceError::UnknownChecks { unknown, known: known.iter().map(|s| s.to_string()).collect() })
 }
 
 /// The judged values of the check `name`: (position, reference record, candidate record).
