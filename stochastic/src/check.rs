@@ -13,6 +13,11 @@
 //! value checked twice under the same name is recorded twice, in order. When instabilities were
 //! detected so far in the run, each line also carries their counts,
 //! `"instabilities":{"overflow":2,...}` (the tuner refuses a candidate with a 16-bit overflow).
+//!
+//! A check given a metric (`check!("e", e, fptune::metric::max_rel(1e-6))`, see
+//! [`crate::metric`]) writes it on each of its lines after `digits`:
+//! `"metric":"max_rel","bound":1e-6`, with `"floor"` and `"dsa_digits":false` when they differ
+//! from the defaults. A check without one writes no such field.
 
 use std::fs::{File, OpenOptions};
 use std::io::{BufWriter, Write};
@@ -202,31 +207,51 @@ pub fn json_line(name: &str, index: usize, r: &Record) -> String {
     out
 }
 
-/// Records every value of `value` under `name` (what `check!` expands to).
-pub fn check<T: Checkable + ?Sized>(name: &str, value: &T) {
-    let Some(sink) = sink() else { return };
+/// The JSON lines of every value of `value`: each [`json_line`], then the metric's fields and
+/// `instabilities` (the run's counts, or empty).
+fn json_lines<T: Checkable + ?Sized>(name: &str, value: &T, metric: Option<&crate::metric::Metric>, instabilities: &str) -> String {
     let mut lines = String::new();
     let mut index = 0;
-    let instabilities = instabilities_json();
+    let mut after_digits = metric.map(crate::metric::json_fields).unwrap_or_default();
+    after_digits.push_str(instabilities);
     value.visit(&mut |r| {
         let line = json_line(name, index, &r);
         lines.push_str(&line[..line.len() - 1]);
-        lines.push_str(&instabilities);
+        lines.push_str(&after_digits);
         lines.push_str("}\n");
         index += 1;
     });
+    lines
+}
+
+/// Records every value of `value` under `name` (what `check!` expands to).
+pub fn check<T: Checkable + ?Sized>(name: &str, value: &T) {
+    check_with(name, value, None);
+}
+
+/// Records every value of `value` under `name`, with the metric the tuner judges them by when
+/// one is given (what `check!("name", value, metric)` expands to, through
+/// `fptune::metric::__check_with`).
+pub fn check_with<T: Checkable + ?Sized>(name: &str, value: &T, metric: Option<&crate::metric::Metric>) {
+    let Some(sink) = sink() else { return };
+    let lines = json_lines(name, value, metric, &instabilities_json());
     let mut w = sink.lock().unwrap_or_else(PoisonError::into_inner);
     // A run whose checks cannot be written is invalid for the tuner, which sees missing values.
     let _ = w.write_all(lines.as_bytes());
     let _ = w.flush();
 }
 
-/// Names a result whose digits count: `check!(x)`, `check!("name", x)`, `check!("name", slice)`.
+/// Names a result whose digits count: `check!(x)`, `check!("name", x)`, `check!("name", slice)`,
+/// and with the metric the tuner judges it by, `check!("name", x, fptune::metric::rms(1e-4))`.
 ///
 /// `x` may be a float of any kind (native or stochastic), or a slice, `Vec`, array or reference of
-/// them. Ordinary runs write nothing; see the module documentation of `check` for `FPTUNE_OUT`.
+/// them. The metric is one of [`metric`](crate::metric)'s (by default, agreement to the required
+/// digits). Ordinary runs write nothing; see the module documentation of `check` for `FPTUNE_OUT`.
 #[macro_export]
 macro_rules! check {
+    ($name:expr, $value:expr, $metric:expr $(,)?) => {
+        $crate::metric::__check_with($name, &$value, $metric)
+    };
     ($name:literal, $value:expr $(,)?) => {
         $crate::__rt::check($name, &$value)
     };
@@ -250,5 +275,37 @@ mod tests {
             line,
             r#"{"name":"a \"b\"","index":3,"format":"binary32","stochastic":true,"samples":[0.1,"inf",-0.0],"digits":0.0}"#
         );
+    }
+
+    #[test]
+    fn a_check_with_a_metric_writes_it_on_every_line_before_the_instabilities() {
+        let metric = crate::metric::max_rel(1e-6).floor(1e-12).into();
+        let lines = json_lines("e", &[1.5f32, 2.0], Some(&metric), r#","instabilities":{"overflow":1}"#);
+        assert_eq!(
+            lines,
+            concat!(
+                r#"{"name":"e","index":0,"format":"binary32","stochastic":false,"samples":[1.5,1.5,1.5],"digits":7.22,"metric":"max_rel","bound":1e-6,"floor":1e-12,"instabilities":{"overflow":1}}"#,
+                "\n",
+                r#"{"name":"e","index":1,"format":"binary32","stochastic":false,"samples":[2.0,2.0,2.0],"digits":7.22,"metric":"max_rel","bound":1e-6,"floor":1e-12,"instabilities":{"overflow":1}}"#,
+                "\n"
+            )
+        );
+        // Without a metric, the lines are as they always were.
+        assert_eq!(json_lines("x", &0.5f64, None, ""), "{\"name\":\"x\",\"index\":0,\"format\":\"binary64\",\"stochastic\":false,\"samples\":[0.5,0.5,0.5],\"digits\":15.95}\n");
+    }
+
+    #[test]
+    fn every_form_of_check_compiles_and_a_metric_takes_any_float_or_integer() {
+        // No FPTUNE_OUT in unit tests: these only show what compiles.
+        let (x, v) = (1.0f64, vec![1.0f32, 2.0]);
+        crate::check!(x);
+        crate::check!("x", x);
+        crate::check!("v", v,);
+        let name = String::from("v");
+        crate::check!(name.as_str(), &v[..]);
+        crate::check!("x", x, crate::metric::max_rel(1e-6).floor(1e-12));
+        crate::check!(name.as_str(), v, crate::metric::max_eps_diff(2));
+        crate::check!("v", v, crate::metric::rms(1e-3f32).dsa_digits(false),);
+        crate::check!("s", crate::Sf64::new(1.0), crate::metric::digits().dsa_digits(false));
     }
 }

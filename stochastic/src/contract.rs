@@ -108,7 +108,9 @@ pub mod record {
     //! {"name":"d","index":0,"format":"binary64","stochastic":true,"samples":[4.6e-4,4.6e-4,4.6e-4],"digits":14.4}
     //! ```
     //!
-    //! A sample or `digits` that is not finite is a string, [`INF`], [`NEG_INF`] or [`NAN`].
+    //! A sample or `digits` that is not finite is a string, [`INF`], [`NEG_INF`] or [`NAN`]. A check
+    //! given a metric adds [`METRIC`] and the fields after it, before [`INSTABILITIES`]:
+    //! `"metric":"max_rel","bound":1e-6,"floor":1e-12,"dsa_digits":false`.
 
     /// The name the value was checked under (`check!("name", x)`, or the expression's text).
     pub const NAME: &str = "name";
@@ -122,6 +124,24 @@ pub mod record {
     pub const SAMPLES: &str = "samples";
     /// The exact decimal digits DSA estimates of the mean.
     pub const DIGITS: &str = "digits";
+    /// Present when the check was given a metric (`check!("name", x, fptune::metric::max_rel(1e-6))`):
+    /// its name, [`METRIC_DIGITS`], [`METRIC_MAX_REL`], [`METRIC_MAX_EPS_DIFF`] or [`METRIC_RMS`].
+    /// Absent: the default rule (agreement to the required digits, and the DSA digits).
+    pub const METRIC: &str = "metric";
+    /// The metric's bound (every metric but [`METRIC_DIGITS`], whose bound is the requirement).
+    pub const BOUND: &str = "bound";
+    /// [`METRIC_MAX_REL`]'s floor, present when not 0: values whose `|reference|` is at most it are ignored.
+    pub const FLOOR: &str = "floor";
+    /// `false` when the check does not require the DSA digits (absent: required).
+    pub const DSA_DIGITS: &str = "dsa_digits";
+    /// [`METRIC`]: the default rule, every value within `10^-N` relative of the reference.
+    pub const METRIC_DIGITS: &str = "digits";
+    /// [`METRIC`]: the largest `|c - r| / |r|` over the values with `|r|` above [`FLOOR`].
+    pub const METRIC_MAX_REL: &str = "max_rel";
+    /// [`METRIC`]: the largest `|c - r|` in units of the last place of the value's format at `r`.
+    pub const METRIC_MAX_EPS_DIFF: &str = "max_eps_diff";
+    /// [`METRIC`]: the RMS of the differences relative to the RMS of the reference.
+    pub const METRIC_RMS: &str = "rms";
     /// Present when instabilities were detected so far in the run: an object of their nonzero
     /// counts by `fptune::stochastic::Instability::key` (`{"overflow":2}`).
     pub const INSTABILITIES: &str = "instabilities";

@@ -46,6 +46,7 @@ mod heal;
 mod knob;
 mod lanes;
 mod math;
+pub mod metric;
 mod methods;
 mod printed;
 mod shown;

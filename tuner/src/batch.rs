@@ -412,13 +412,14 @@ fn tune_crate(
     table.prepare_builds = prepared.counts.other_builds;
     for (k, &digits) in requirements.iter().enumerate() {
         console.stage(&format!("{label}: `{}`, {digits} digits ({} of {})", ws.name, k + 1, requirements.len()));
-        let req = Requirement::new(digits);
+        // The crate's checks keep their own metrics (Cargo.toml's) at every requirement.
+        let req = Requirement { checks: settings.digits.checks.clone(), ..Requirement::new(digits) };
         let mut row = Row { digits, ..Row::default() };
         match lab::tune_for(&lab, &prepared, &req) {
             Ok(tuned) => {
                 let dir = BatchLayout::requirement(digits);
                 let requirement_settings = config::Settings {
-                    digits: Digits { default: digits, per_name: Default::default() },
+                    digits: Digits { default: digits, per_name: Default::default(), checks: req.checks.clone() },
                     out: settings.out.join(&dir),
                     ..settings.clone()
                 };

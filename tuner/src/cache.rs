@@ -196,6 +196,7 @@ mod tests {
             stochastic: true,
             samples: vec![1.0, 1.5, 2.0],
             digits: 0.8,
+            rule: None,
         };
         CandidateRun {
             configuration: Configuration(formats.to_vec()),

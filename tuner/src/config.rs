@@ -44,6 +44,25 @@ pub struct Metadata {
     pub check_printed: Option<bool>,
     /// Tune knobs that no checked result depends on too.
     pub lower_unchecked: Option<bool>,
+    /// The rule of a check by name (`[package.metadata.fptune.checks.energy]`): over the one its
+    /// `check!` gives.
+    #[serde(default)]
+    pub checks: BTreeMap<String, CheckMetadata>,
+}
+
+/// `[package.metadata.fptune.checks.NAME]`: the rule the values checked under `NAME` are judged
+/// by (`crate::validate::Rule::parse` says what is valid).
+#[derive(Debug, Default, Clone, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct CheckMetadata {
+    /// `digits`, `max_rel`, `max_eps_diff` or `rms`.
+    pub metric: Option<String>,
+    /// The metric's bound (the tolerance of `rms`).
+    pub bound: Option<f64>,
+    /// `max_rel`'s floor.
+    pub floor: Option<f64>,
+    /// Whether the DSA digits are required too (default: yes).
+    pub dsa_digits: Option<bool>,
 }
 
 impl Metadata {
@@ -62,6 +81,11 @@ impl Metadata {
                 if let Some(per) = v.get("digits-for") {
                     bad.extend(nulls(per, "digits-for."));
                 }
+                if let Some(checks) = v.get("checks").and_then(|c| c.as_object()) {
+                    for (name, table) in checks {
+                        bad.extend(nulls(table, &format!("checks.{name}.")));
+                    }
+                }
                 if !bad.is_empty() {
                     bail!(
                         "[package.metadata.fptune] in Cargo.toml: `{}` is not a finite number (`inf` and `nan` are not \
@@ -71,7 +95,8 @@ impl Metadata {
                 }
                 serde_json::from_value(v.clone()).context(
                 "[package.metadata.fptune] in Cargo.toml is not valid: its keys are digits, digits-for, \
-                 bin, example, args, target, jobs, timeout, seed, out, auto, auto-in, check-printed, lower-unchecked",
+                 bin, example, args, target, jobs, timeout, seed, out, auto, auto-in, check-printed, lower-unchecked, \
+                 and the tables checks.NAME (keys metric, bound, floor, dsa-digits)",
                 )
             }
         }
@@ -85,6 +110,8 @@ pub struct Digits {
     pub default: f64,
     /// Per `check!` name.
     pub per_name: BTreeMap<String, f64>,
+    /// Rules per `check!` name from `[package.metadata.fptune.checks.NAME]`.
+    pub checks: BTreeMap<String, crate::validate::Rule>,
 }
 
 impl Digits {
@@ -235,6 +262,12 @@ pub fn resolve(cli: &TuneArgs, meta: &Metadata, package_root: &Path) -> Result<S
     for (name, &d) in &per_name {
         digits(format!("--digits-for {name}={d}"), d)?;
     }
+    let mut checks = BTreeMap::new();
+    for (name, c) in &meta.checks {
+        let rule = crate::validate::Rule::parse(c.metric.as_deref(), c.bound, c.floor, c.dsa_digits)
+            .map_err(|e| anyhow::anyhow!("[package.metadata.fptune.checks.{name}] in Cargo.toml: {e}"))?;
+        checks.insert(name.clone(), rule);
+    }
     let target = cli.run.target.clone().or_else(|| meta.target.clone()).unwrap_or_else(|| "ieee".into());
     let ladder = ladder(&target, package_root)?;
     let jobs = cli
@@ -262,7 +295,7 @@ pub fn resolve(cli: &TuneArgs, meta: &Metadata, package_root: &Path) -> Result<S
         None => meta.out.clone().map(|o| package_root.join(o)).unwrap_or_else(|| crate::outdir::RunLayout::default_dir(package_root)),
     };
     Ok(Settings {
-        digits: Digits { default, per_name },
+        digits: Digits { default, per_name, checks },
         ladder,
         jobs,
         timeout: timeout.map(Duration::from_secs_f64),
@@ -442,6 +475,35 @@ mod tests {
         let v = serde_json::json!({ "fptune": { "digits": 3, "digits-for": { "energy": 5 } } });
         let m = Metadata::from_package_metadata(&v).expect("valid");
         assert_eq!(m.digits_for["energy"], 5.0);
+    }
+
+    #[test]
+    fn checks_get_rules_in_the_metadata_and_bad_ones_are_refused_with_their_table() {
+        let meta = |checks: serde_json::Value| Metadata::from_package_metadata(&serde_json::json!({ "fptune": { "digits": 3, "checks": checks } }));
+        let resolved = |checks: serde_json::Value| resolve(&TuneArgs::default(), &meta(checks).expect("valid metadata"), Path::new("/p"));
+        let s = resolved(serde_json::json!({
+            "energy": { "metric": "max_rel", "bound": 1e-6, "floor": 1e-12, "dsa-digits": false },
+            "field": { "metric": "rms", "bound": 1e-4 },
+            "grid": { "dsa-digits": false }
+        }))
+        .expect("resolves");
+        use crate::validate::{Metric, Rule};
+        assert_eq!(s.digits.checks["energy"], Rule { metric: Metric::MaxRel { bound: 1e-6, floor: 1e-12 }, dsa_digits: false });
+        assert_eq!(s.digits.checks["field"], Rule { metric: Metric::Rms { bound: 1e-4 }, dsa_digits: true });
+        assert_eq!(s.digits.checks["grid"], Rule { metric: Metric::Digits, dsa_digits: false });
+        assert_eq!(crate::validate::Requirement::from(&s.digits).checks, s.digits.checks);
+        let refused = |checks: serde_json::Value| format!("{:#}", resolved(checks).expect_err("refused"));
+        let e = refused(serde_json::json!({ "energy": { "metric": "relative", "bound": 1e-6 } }));
+        assert!(e.starts_with("[package.metadata.fptune.checks.energy] in Cargo.toml: unknown metric `relative`: give `digits`"), "{e}");
+        let e = refused(serde_json::json!({ "energy": { "metric": "max_rel" } }));
+        assert!(e.contains("checks.energy] in Cargo.toml: `metric = \"max_rel\"` needs `bound = ...`"), "{e}");
+        let e = refused(serde_json::json!({ "e": { "metric": "rms", "bound": -1 } }));
+        assert!(e.contains("checks.e] in Cargo.toml: `bound = -1` is not a non-negative finite number"), "{e}");
+        // An unknown key, and TOML's `nan` (JSON's `null`) in a check's table.
+        let e = format!("{:#}", meta(serde_json::json!({ "e": { "metric": "rms", "tolerance": 1e-3 } })).expect_err("unknown key"));
+        assert!(e.contains("checks.NAME (keys metric, bound, floor, dsa-digits)") && e.contains("tolerance"), "{e}");
+        let e = meta(serde_json::json!({ "e": { "metric": "rms", "bound": null } })).expect_err("nan").to_string();
+        assert!(e.contains("`checks.e.bound` is not a finite number"), "{e}");
     }
 
     #[test]

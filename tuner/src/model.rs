@@ -208,6 +208,9 @@ pub struct Record {
     /// DSA digit estimate.
     #[serde(with = "float_json")]
     pub digits: f64,
+    /// The rule its check was given (`check!`'s third argument); `None`: none given.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rule: Option<crate::validate::Rule>,
 }
 
 /// The same float output: equal bits, or both NaN.
@@ -223,6 +226,7 @@ impl PartialEq for Record {
             && self.stochastic == other.stochastic
             && same_float(self.digits, other.digits)
             && self.same_samples(other)
+            && self.rule == other.rule
     }
 }
 
@@ -340,6 +344,20 @@ pub enum Reason {
         /// Required digits.
         required: f64,
     },
+    /// A check judged by a metric of its own (`check!`'s third argument, or
+    /// `[package.metadata.fptune.checks.NAME]`) measures more than its bound allows.
+    MetricExceeded {
+        /// The check's name.
+        check: String,
+        /// The metric (`max_rel`, `max_eps_diff`, `rms`).
+        metric: String,
+        /// What it measured.
+        measured: f64,
+        /// Its bound.
+        bound: f64,
+        /// `name[index]` of the value that gave it (element-wise metrics).
+        at: Option<String>,
+    },
     /// The candidate's own DSA estimate has fewer exact digits than required.
     TooFewDigits {
         /// `name[index]`.
@@ -415,6 +433,13 @@ impl fmt::Display for Reason {
                 f,
                 "{value} = {got:e} agrees with the reference {reference:e} to {digits_in_common:.2} digits, {required} required"
             ),
+            Reason::MetricExceeded { check, metric, measured, bound, at } => {
+                write!(f, "check `{check}`: {metric} = {measured:.3e} exceeds its bound {}", crate::validate::short(*bound))?;
+                match at {
+                    Some(at) => write!(f, " (at {at})"),
+                    None => Ok(()),
+                }
+            }
             Reason::TooFewDigits { value, digits, required } => {
                 write!(f, "{value} has {digits:.2} exact digits (DSA), {required} required")
             }
@@ -698,7 +723,7 @@ mod tests {
             ("printed src/a.rs:1 x", "printed src/a.rs:1 x"),
         ] {
             assert_eq!(tidy_tokens(tokens), tidy);
-            let r = Record { name: tokens.into(), index: 0, format: "binary64".into(), stochastic: false, samples: vec![1.0; 3], digits: 15.0 };
+            let r = Record { name: tokens.into(), index: 0, format: "binary64".into(), stochastic: false, samples: vec![1.0; 3], digits: 15.0, rule: None };
             assert_eq!(r.label(), format!("{tidy}[0]"));
         }
     }
@@ -722,7 +747,7 @@ mod tests {
 
     #[test]
     fn records_are_equal_when_their_bits_are_and_nan_equals_nan() {
-        let r = |samples: Vec<f64>, digits: f64| Record { name: "x".into(), index: 0, format: "binary64".into(), stochastic: true, samples, digits };
+        let r = |samples: Vec<f64>, digits: f64| Record { name: "x".into(), index: 0, format: "binary64".into(), stochastic: true, samples, digits, rule: None };
         assert_eq!(r(vec![f64::NAN; 3], f64::NAN), r(vec![f64::NAN, -f64::NAN, f64::NAN], f64::NAN));
         assert_eq!(r(vec![1.0, 2.0, 3.0], 0.5), r(vec![1.0, 2.0, 3.0], 0.5));
         assert_ne!(r(vec![0.0; 3], 15.0), r(vec![-0.0, 0.0, 0.0], 15.0));
@@ -732,7 +757,7 @@ mod tests {
 
     #[test]
     fn a_checks_name_is_shown_as_written() {
-        let r = Record { name: "energy: total , kinetic".into(), index: 2, format: "binary64".into(), stochastic: false, samples: vec![1.0; 3], digits: 15.0 };
+        let r = Record { name: "energy: total , kinetic".into(), index: 2, format: "binary64".into(), stochastic: false, samples: vec![1.0; 3], digits: 15.0, rule: None };
         assert_eq!(r.label(), "energy: total , kinetic[2]");
     }
 
@@ -745,6 +770,7 @@ mod tests {
             stochastic: true,
             samples: vec![f64::INFINITY, f64::NEG_INFINITY, 1.5],
             digits: f64::NAN,
+            rule: None,
         };
         let text = serde_json::to_string(&record).expect("serialises");
         assert!(text.contains(r#"["inf","-inf",1.5]"#), "{text}");

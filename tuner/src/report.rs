@@ -196,7 +196,7 @@ pub fn write(settings: &Settings, ws: &Workspace, tuned: &Tuned) -> Result<Repor
         unchecked: tuned.unchecked.clone(),
         files,
         inputs,
-        warnings: tuned.warnings.clone(),
+        warnings: tuned.warnings.iter().cloned().chain(overridden_rules(settings, &tuned.reference)).collect(),
     };
     let json = serde_json::to_string_pretty(&report).context("serialising the report")?;
     std::fs::write(layout.report_json(), json).context("writing report.json")?;
@@ -339,7 +339,47 @@ pub fn summary(report: &Report) -> String {
             let _ = writeln!(s, "\nnative run time: original {:.3} s, tuned not run", f.original_seconds);
         }
     }
+    for c in &f.checks {
+        let _ = writeln!(s, "{}", check_line(c));
+    }
     s
+}
+
+/// One check with a rule of its own, as the summary shows it: the measured values (natively and
+/// under the DSA re-check) beside the bound, and the DSA digits.
+fn check_line(c: &crate::validate::CheckMeasure) -> String {
+    let side = |label: &str, x: Option<f64>| match (x, c.rule.metric.bound()) {
+        (None, _) => format!("{label} not measured"),
+        (Some(x), _) if x.is_nan() => format!("{label} not measurable"),
+        (Some(x), Some(bound)) => format!("{label} {x:.2e} {} {}", if x <= bound { "<=" } else { ">" }, crate::validate::short(bound)),
+        (Some(x), None) => format!("{label} {x:.2e}"),
+    };
+    let digits = match (c.rule.dsa_digits, c.dsa_digits) {
+        (false, _) => "DSA digits not required".to_string(),
+        (true, Some(d)) => format!("fewest exact digits (DSA) {:.1}, {} required", d.min(99.0), c.required),
+        (true, None) => format!("exact digits (DSA) not measured, {} required", c.required),
+    };
+    let measured = if c.rule.metric.bound().is_some() {
+        format!("{}, {}; ", side("natively", c.native), side("under DSA", c.dsa))
+    } else {
+        String::new()
+    };
+    format!("check `{}` ({}, from {}): {measured}{digits}", c.check, c.rule, c.from)
+}
+
+/// Checks given a rule both by `check!` and by Cargo.toml: Cargo.toml's wins, said as a warning.
+fn overridden_rules(settings: &Settings, reference: &[Record]) -> Vec<String> {
+    settings
+        .digits
+        .checks
+        .iter()
+        .filter_map(|(name, rule)| {
+            let given = reference.iter().find(|r| &r.name == name).and_then(|r| r.rule)?;
+            (given != *rule).then(|| {
+                format!("check `{name}`: [package.metadata.fptune.checks.{name}] in Cargo.toml ({rule}) wins over its check!'s metric ({given})")
+            })
+        })
+        .collect()
 }
 
 fn markdown(report: &Report) -> String {
@@ -465,6 +505,32 @@ mod snapshots {
             j["final_check"]["tuned_seconds"] = 0.0051.into();
         });
         insta::assert_snapshot!("terminal_costly_search", format!("{}\n{}", table(&r), summary(&r)));
+    }
+
+    /// `report.md` when two checks have rules of their own: `pivots` a `max_rel` with a floor by
+    /// its `check!`, `det` an `rms` without DSA digits by Cargo.toml (over its `check!`'s
+    /// `max_eps_diff`: a warning says so), each measured beside its bound; `det` is over it natively.
+    #[test]
+    fn report_md_with_checks_judged_by_their_own_metrics() {
+        let r = report(|j| {
+            for i in 0..3 {
+                j["reference"][i]["rule"] = serde_json::json!({ "metric": "max_rel", "bound": 1e-3, "floor": 1e-12 });
+            }
+            j["reference"][3]["rule"] = serde_json::json!({ "metric": "max_eps_diff", "bound": 4.0 });
+            j["final_check"]["tightest"] = serde_json::Value::Null;
+            j["final_check"]["meets_requirement"] = false.into();
+            j["final_check"]["reason"] = "the native build: check `det`: rms = 1.200e-2 exceeds its bound 0.01".into();
+            j["final_check"]["checks"] = serde_json::json!([
+                { "check": "det", "rule": { "metric": "rms", "bound": 1e-2, "dsa_digits": false }, "from": "Cargo.toml",
+                  "dsa": 3.1e-3, "native": 1.2e-2, "dsa_digits": 2.2, "required": 3.0 },
+                { "check": "pivots", "rule": { "metric": "max_rel", "bound": 1e-3, "floor": 1e-12 }, "from": "check!",
+                  "dsa": 2.7e-4, "native": 4.4e-4, "dsa_digits": 3.6, "required": 3.0 }
+            ]);
+            j["warnings"] = serde_json::json!([
+                "check `det`: [package.metadata.fptune.checks.det] in Cargo.toml (rms <= 0.01, no DSA digits) wins over its check!'s metric (max_eps_diff <= 4)"
+            ]);
+        });
+        insta::assert_snapshot!("report_md_metrics", markdown(&r));
     }
 
     /// `report.md` when the configuration found fails both re-checks, its native build did not run,

@@ -114,6 +114,10 @@ pub struct Recheck {
     /// Best native run time of the tuned configuration, seconds.
     /// (`None` where the tuned configuration's native build did not run.)
     pub tuned_seconds: Option<f64>,
+    /// Each check with a rule of its own (a metric, or no DSA digits): its metric measured on
+    /// the DSA re-check run and the native run, beside its bound.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub checks: Vec<validate::CheckMeasure>,
 }
 
 pub(super) fn recheck(
@@ -167,6 +171,11 @@ pub(super) fn recheck(
     }
     let (dsa, [(original, _), (tuned, _)]) = (dsa.0, natives);
     let dsa_recheck = validate::confirms(reference, &dsa, req).map(|r| r.to_string());
+    let records = |run: &CandidateRun| match &run.result {
+        RunResult::Finished { records, .. } => Some(records.clone()),
+        _ => None,
+    };
+    let checks = validate::measure_checks(reference, records(&dsa).as_deref(), records(&tuned).as_deref(), req);
     let original_seconds = match original.failure() {
         None => original.run_seconds,
         Some(reason) => return Err(anyhow!("the original, rebuilt natively: {reason}")),
@@ -192,6 +201,7 @@ pub(super) fn recheck(
         tightest,
         original_seconds,
         tuned_seconds,
+        checks,
     })
 }
 

@@ -9,6 +9,12 @@
 //!    same order, every one finite, agreeing with the reference mean to the required digits
 //!    (`|c - r| <= 10^-d |r|`, or `|c| <= 10^-d` when `r = 0`), with at least that many exact
 //!    digits by its own DSA estimate, and no 16-bit overflow occurred.
+//! 3. A check may be given a rule of its own ([`Rule`], `metric.rs`): a metric measured over all
+//!    its values in place of the agreement to the digits (`max_rel`, `max_eps_diff`, `rms`), and
+//!    the DSA digits required or not. It comes from `check!`'s third argument (on the reference
+//!    run's records) or from `[package.metadata.fptune.checks.NAME]` ([`Requirement::checks`]),
+//!    which wins; [`reference_with`] resolves them into [`Reference::rules`], refusing a check
+//!    given two rules by its `check!` calls and a Cargo.toml table no check has.
 //!
 //! Runs write their checked values to the file named by `FPTUNE_OUT` as JSON lines (see the
 //! `fptune` crate's `check` module); [`read_run`] reads them back with the run's instability
@@ -21,12 +27,19 @@ use serde::{Deserialize, Serialize};
 
 use crate::model::{CandidateRun, Reason, Record, RunResult};
 
+mod metric;
 mod records;
+mod rules;
 
+#[cfg(test)]
+mod rule_tests;
 #[cfg(test)]
 mod tests;
 
+pub use self::metric::{grid, measure, short, ulp, Measure, Metric, Pair, Rule};
 pub use self::records::{parse_run, read_records, read_run, Run};
+pub use self::rules::{known_checks, measure_checks, CheckMeasure};
+use self::rules::{judge_check, rules};
 
 // ----------------------------------------------------------------------------------------------
 // The requirement
@@ -40,12 +53,22 @@ pub struct Requirement {
     pub default_digits: f64,
     /// Digits required of the values checked under a name (`check!("name", ..)`).
     pub per_name: BTreeMap<String, f64>,
+    /// Rules of checks by name from `[package.metadata.fptune.checks.NAME]`: over a rule the
+    /// check's `check!` gives.
+    #[serde(default)]
+    pub checks: BTreeMap<String, Rule>,
 }
 
 impl Requirement {
     /// `digits` for every value.
     pub fn new(digits: f64) -> Requirement {
-        Requirement { default_digits: digits, per_name: BTreeMap::new() }
+        Requirement { default_digits: digits, per_name: BTreeMap::new(), checks: BTreeMap::new() }
+    }
+
+    /// `self` with the values checked under `name` judged by `rule` (as Cargo.toml gives it).
+    pub fn with_rule(mut self, name: impl Into<String>, rule: Rule) -> Requirement {
+        self.checks.insert(name.into(), rule);
+        self
     }
 
     /// `self` with `name`'s values required to keep `digits`.
@@ -62,7 +85,7 @@ impl Requirement {
 
 impl From<&crate::config::Digits> for Requirement {
     fn from(d: &crate::config::Digits) -> Requirement {
-        Requirement { default_digits: d.default, per_name: d.per_name.clone() }
+        Requirement { default_digits: d.default, per_name: d.per_name.clone(), checks: d.checks.clone() }
     }
 }
 
@@ -81,6 +104,10 @@ pub struct Reference {
     /// A candidate must still print them, in order.
     #[serde(default)]
     pub unchecked: BTreeSet<usize>,
+    /// The rule of each check given one (by `check!` or Cargo.toml); the others are judged by
+    /// the default rule.
+    #[serde(default)]
+    pub rules: BTreeMap<String, Rule>,
 }
 
 impl Reference {
@@ -92,6 +119,11 @@ impl Reference {
     /// Whether it checks nothing (never true for a reference built by [`reference()`]).
     pub fn is_empty(&self) -> bool {
         self.records.is_empty()
+    }
+
+    /// The rule the values checked under `name` are judged by.
+    pub fn rule(&self, name: &str) -> Rule {
+        self.rules.get(name).copied().unwrap_or_default()
     }
 }
 
@@ -128,6 +160,31 @@ pub enum ReferenceError {
         unknown: Vec<String>,
         /// The names the run checked.
         known: Vec<String>,
+    },
+    /// `[package.metadata.fptune.checks.NAME]` names a check the reference run never checked.
+    #[error(
+        "[package.metadata.fptune.checks.{}] in Cargo.toml names no check of the reference run; the checked names are {}: \
+         write the name as check!'s first argument has it, or remove the table",
+        .unknown.join("], [package.metadata.fptune.checks."), list(.known)
+    )]
+    UnknownChecks {
+        /// The names given that match no check.
+        unknown: Vec<String>,
+        /// The names the run checked.
+        known: Vec<String>,
+    },
+    /// The `check!` calls of one name give it different rules.
+    #[error(
+        "the check! calls of `{check}` give it two rules, {first} and {second}: give every check!(\"{check}\", ..) the same \
+         metric, or give the check one in [package.metadata.fptune.checks.{check}], which wins"
+    )]
+    ConflictingRules {
+        /// The check.
+        check: String,
+        /// One rule (`digits` where a call gives none).
+        first: String,
+        /// Another.
+        second: String,
     },
     /// Values that are NaN or infinite with every knob at the top format.
     #[error(
@@ -215,6 +272,8 @@ pub fn reference_with(
         return Err(ReferenceError::NoChecks);
     }
     known_names(&records, &req.per_name)?;
+    let rules = rules(&records, req, &lenient)?;
+    let rule = |name: &str| rules.get(name).copied().unwrap_or_default();
     let not_finite: Vec<String> = records
         .iter()
         .enumerate()
@@ -231,6 +290,7 @@ pub fn reference_with(
         .enumerate()
         .filter(|(i, _)| judged(i))
         .map(|(_, r)| r)
+        .filter(|r| rule(&r.name).dsa_digits && rule(&r.name).metric.considers(r.mean()))
         .filter(|r| !has_digits(r.digits, req.required(&r.name)))
         .map(|r| Shortfall { value: r.label(), mean: r.mean(), digits: r.digits, required: req.required(&r.name) })
         .collect();
@@ -240,7 +300,7 @@ pub fn reference_with(
     if unchecked.len() == records.len() {
         return Err(ReferenceError::NothingToJudge { count: records.len() });
     }
-    Ok(Reference { records, unchecked })
+    Ok(Reference { records, unchecked, rules })
 }
 
 /// Whether a DSA estimate reaches the requirement (a NaN estimate does not).
@@ -361,11 +421,19 @@ fn validate_with(reference: &Reference, candidate: &[Record], req: &Requirement,
     if overflows > 0 {
         return Some(Reason::Overflow { count: overflows });
     }
+    // A check with a metric of its own is measured over all its values where its first is met.
+    let mut measured: BTreeSet<&str> = BTreeSet::new();
     for (i, (r, c)) in reference.records.iter().zip(candidate).enumerate() {
         if reference.unchecked.contains(&i) {
             continue;
         }
-        if let Some(reason) = judge(r, c, req.required(&r.name), estimate) {
+        let rule = reference.rule(&r.name);
+        if rule.metric != Metric::Digits && measured.insert(&r.name) {
+            if let Some(reason) = judge_check(reference, candidate, &r.name, &rule) {
+                return Some(reason);
+            }
+        }
+        if let Some(reason) = judge_value(r, c, req.required(&r.name), estimate, &rule) {
             return Some(reason);
         }
     }
@@ -391,13 +459,21 @@ fn verdict_with(reference: &Reference, run: &CandidateRun, req: &Requirement, es
     }
 }
 
-/// The reason one value fails, if it does.
+/// The reason one value fails under the default rule, if it does.
+#[cfg(test)]
 fn judge(r: &Record, c: &Record, required: f64, estimate: Estimate) -> Option<Reason> {
+    judge_value(r, c, required, estimate, &Rule::default())
+}
+
+/// The reason one value fails, if it does: not finite; under the default rule, not agreeing with
+/// the reference to the required digits; where the rule requires the DSA digits (and counts the
+/// value: `max_rel`'s floor), fewer of them.
+fn judge_value(r: &Record, c: &Record, required: f64, estimate: Estimate, rule: &Rule) -> Option<Reason> {
     if !is_finite(c) {
         return Some(Reason::NotFinite { value: c.label() });
     }
     let (got, reference) = (c.mean(), r.mean());
-    if !agrees(got, reference, required) {
+    if rule.metric == Metric::Digits && !agrees(got, reference, required) {
         return Some(Reason::Disagrees {
             value: c.label(),
             got,
@@ -405,6 +481,9 @@ fn judge(r: &Record, c: &Record, required: f64, estimate: Estimate) -> Option<Re
             digits_in_common: digits_in_common(got, reference),
             required,
         });
+    }
+    if !rule.dsa_digits || !rule.metric.considers(reference) {
+        return None;
     }
     let digits = dsa_digits(c, r);
     match estimate {
@@ -481,6 +560,8 @@ impl fmt::Display for Worst {
 /// The value of `candidate` with the least margin over its requirement (the fewer of its digits in
 /// common with the reference and its own DSA digits, minus the digits required), valid or not.
 /// Values are compared position by position while they match the reference's; `None` when none do.
+/// Checks with a metric of their own are left out ([`measure_checks`] says how they fare); DSA
+/// digits a check does not require count as infinite.
 pub fn worst(reference: &Reference, candidate: &[Record], req: &Requirement) -> Option<Worst> {
     reference
         .records
@@ -488,12 +569,18 @@ pub fn worst(reference: &Reference, candidate: &[Record], req: &Requirement) -> 
         .zip(candidate)
         .enumerate()
         .take_while(|(_, (r, c))| same_value(r, c))
-        .filter(|(i, _)| !reference.unchecked.contains(i))
+        .filter(|(i, (r, _))| !reference.unchecked.contains(i) && reference.rule(&r.name).metric == Metric::Digits)
         .map(|(_, (r, c))| {
-            let (got, reference) = (c.mean(), r.mean());
-            let digits_in_common =
-                if is_finite(c) { digits_in_common(got, reference) } else { f64::NEG_INFINITY };
-            let dsa_digits = if c.digits.is_nan() { f64::NEG_INFINITY } else { dsa_digits(c, r) };
+            let (got, mean) = (c.mean(), r.mean());
+            let digits_in_common = if is_finite(c) { digits_in_common(got, mean) } else { f64::NEG_INFINITY };
+            let dsa_digits = if !reference.rule(&r.name).dsa_digits {
+                f64::INFINITY
+            } else if c.digits.is_nan() {
+                f64::NEG_INFINITY
+            } else {
+                dsa_digits(c, r)
+            };
+            let reference = mean;
             Worst { value: c.label(), got, reference, digits_in_common, dsa_digits, required: req.required(&r.name) }
         })
         .fold(None, |worst: Option<Worst>, w| match worst {

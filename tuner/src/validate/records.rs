@@ -7,6 +7,7 @@ use std::path::Path;
 use anyhow::{bail, Context as _};
 use serde::{Deserialize, Serialize};
 
+use super::Rule;
 use crate::model::Record;
 
 /// One line of an `FPTUNE_OUT` file as written (fields a newer runtime adds are ignored).
@@ -23,6 +24,11 @@ struct JsonRecord {
     /// Instabilities detected in the run so far (absent when none).
     #[serde(default)]
     instabilities: BTreeMap<String, u64>,
+    /// The check's metric (`check!`'s third argument; absent: none given) and its parts.
+    metric: Option<String>,
+    bound: Option<f64>,
+    floor: Option<f64>,
+    dsa_digits: Option<bool>,
 }
 
 impl JsonRecord {
@@ -31,7 +37,14 @@ impl JsonRecord {
         if samples.is_empty() {
             return Err("the record has no samples".into());
         }
+        let rule = match (&self.metric, self.bound, self.floor, self.dsa_digits) {
+            (None, None, None, None) => None,
+            (metric, bound, floor, dsa) => Some(
+                Rule::parse(metric.as_deref(), bound, floor, dsa).map_err(|e| format!("the metric of check `{}`: {e}", self.name))?,
+            ),
+        };
         Ok(Record {
+            rule,
             name: self.name,
             index: self.index,
             format: self.format,

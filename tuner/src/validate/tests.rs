@@ -10,6 +10,7 @@ fn rec(name: &str, index: usize, samples: &[f64], digits: f64) -> Record {
         stochastic: true,
         samples: samples.to_vec(),
         digits,
+        rule: None,
     }
 }
 
@@ -53,7 +54,7 @@ fn printed_values_the_reference_does_not_know_or_that_change_between_runs_are_no
 }
 
 fn reference_of(records: Vec<Record>) -> Reference {
-    Reference { records, unchecked: BTreeSet::new() }
+    Reference { records, unchecked: BTreeSet::new(), rules: BTreeMap::new() }
 }
 
 #[test]
@@ -173,7 +174,7 @@ fn per_name_requirements_override_the_default() {
     let req = Requirement::new(4.0).with("det", 6.0);
     assert_eq!(req.required("det"), 6.0);
     assert_eq!(req.required("x"), 4.0);
-    let digits = crate::config::Digits { default: 3.0, per_name: [("det".to_string(), 7.0)].into() };
+    let digits = crate::config::Digits { default: 3.0, per_name: [("det".to_string(), 7.0)].into(), checks: BTreeMap::new() };
     let req = Requirement::from(&digits);
     assert_eq!((req.required("det"), req.required("other")), (7.0, 3.0));
 }
