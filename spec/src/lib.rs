@@ -375,7 +375,7 @@ impl fmt::Display for Spec {
 
 
 /// `2^e` for `e` in the range of finite `f64` powers of two (subnormal ones included).
-const fn pow2(e: i32) -> f64 {
+pub const fn pow2(e: i32) -> f64 {
     assert!(e >= -1074 && e <= 1023, "2^e beyond binary64");
     if e >= -1022 {
         f64::from_bits(((e + 1023) as u64) << 52)

@@ -4,12 +4,13 @@
 //! A value is `(-1)^neg mag 2^exp` with an integer `mag` (`u128`): products of two input
 //! significands, aligned block sums and accumulator values all are, so nothing here goes through
 //! a float operation whose rounding could hide in the model. [`round`] rounds such a value to a
-//! precision (and, given a [`Grid`], into its exponent range, with its subnormals or flushing
+//! precision (and, given a [`Spec`], into its exponent range, with its subnormals or flushing
 //! them, and with its overflow rule) by a [`Rounding`]; [`shift`] truncates an aligned term onto a
 //! coarser grid by the same rules. The native model uses `TowardZero` and `NearestEven`, the DSA
 //! model `Up` and `Down` drawn at random at the same points.
 
-use super::decode::{pow2, Grid};
+use crate::round::pow2;
+use crate::formats::Spec;
 
 /// How a rounding point of the unit rounds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -97,21 +98,21 @@ pub enum Subnormals {
 /// (exact: every value of the grids here is one). Overflow gives infinity, the largest finite
 /// value where `r` rounds toward zero in effect, or NaN in a format without infinities (E4M3). A
 /// zero `mag` gives a zero of sign `neg`.
-pub(crate) fn round(neg: bool, mag: u128, exp: i32, g: Grid, sub: Subnormals, r: Rounding) -> f64 {
+pub(crate) fn round(neg: bool, mag: u128, exp: i32, g: Spec, sub: Subnormals, r: Rounding) -> f64 {
     let sign = if neg { -1.0 } else { 1.0 };
     if mag == 0 {
         return sign * 0.0;
     }
-    let e = top(mag, exp).max(g.emin);
-    let q = e - g.p as i32 + 1;
+    let e = top(mag, exp).max(g.emin());
+    let q = e - g.precision() as i32 + 1;
     let m = shift(neg, mag, exp, q, r);
     // m 2^q: m < 2^(p+1); the exponent of the largest finite value bounds it.
-    let max_q = g.emax - g.p as i32 + 1;
-    let (m, q) = if m >> g.p != 0 { (m >> 1, q + 1) } else { (m, q) };
-    if q > max_q || (q == max_q && m > u128::from(g.max_sig)) {
-        return if r.saturates(neg) { sign * g.max_finite() } else if g.inf { sign * f64::INFINITY } else { f64::NAN };
+    let max_q = g.emax() - g.precision() as i32 + 1;
+    let (m, q) = if m >> g.precision() != 0 { (m >> 1, q + 1) } else { (m, q) };
+    if q > max_q || (q == max_q && m > u128::from(g.max_significand())) {
+        return if r.saturates(neg) { sign * g.max() } else if g.has_infinity() { sign * f64::INFINITY } else { f64::NAN };
     }
-    if sub == Subnormals::Flush && m >> (g.p - 1) == 0 {
+    if sub == Subnormals::Flush && m >> (g.precision() - 1) == 0 {
         return sign * 0.0;
     }
     sign * m as f64 * pow2(q)
@@ -141,7 +142,7 @@ mod tests {
 
     #[test]
     fn round_into_binary32_and_binary16() {
-        let f32g = Grid::F32;
+        let f32g = Spec::F32;
         let k = Subnormals::Keep;
         // 1 + 2^-23 + 2^-24 in units of 2^-24: 2^24 + 3.
         let x = (1u128 << 24) + 3;
@@ -149,16 +150,16 @@ mod tests {
         assert_eq!(round(false, x, -24, f32g, k, Rounding::NearestEven), 1.0 + pow2(-22));
         assert_eq!(round(true, x, -24, f32g, k, Rounding::Up), -1.0 - pow2(-23));
         // Overflow of binary16: RNE to infinity, RZ to 65504.
-        assert_eq!(round(false, 65520, 0, Grid::F16, k, Rounding::NearestEven), f64::INFINITY);
-        assert_eq!(round(false, 65520, 0, Grid::F16, k, Rounding::TowardZero), 65504.0);
-        assert_eq!(round(false, 65519, 0, Grid::F16, k, Rounding::NearestEven), 65504.0);
+        assert_eq!(round(false, 65520, 0, Spec::F16, k, Rounding::NearestEven), f64::INFINITY);
+        assert_eq!(round(false, 65520, 0, Spec::F16, k, Rounding::TowardZero), 65504.0);
+        assert_eq!(round(false, 65519, 0, Spec::F16, k, Rounding::NearestEven), 65504.0);
         // E4M3: beyond 464 is NaN, 464 ties to 448.
-        assert_eq!(round(false, 464, 0, Grid::E4M3, k, Rounding::NearestEven), 448.0);
-        assert!(round(false, 465, 0, Grid::E4M3, k, Rounding::NearestEven).is_nan());
+        assert_eq!(round(false, 464, 0, Spec::E4M3, k, Rounding::NearestEven), 448.0);
+        assert!(round(false, 465, 0, Spec::E4M3, k, Rounding::NearestEven).is_nan());
         // Subnormals of binary16: kept on 2^-24's grid, or flushed.
-        assert_eq!(round(false, 3, -26, Grid::F16, k, Rounding::NearestEven), pow2(-24));
-        assert_eq!(round(false, 3, -26, Grid::F16, Subnormals::Flush, Rounding::NearestEven), 0.0);
-        assert_eq!(round(true, 0, 0, Grid::F16, k, Rounding::NearestEven).to_bits(), (-0.0f64).to_bits());
+        assert_eq!(round(false, 3, -26, Spec::F16, k, Rounding::NearestEven), pow2(-24));
+        assert_eq!(round(false, 3, -26, Spec::F16, Subnormals::Flush, Rounding::NearestEven), 0.0);
+        assert_eq!(round(true, 0, 0, Spec::F16, k, Rounding::NearestEven).to_bits(), (-0.0f64).to_bits());
     }
 
     #[test]

@@ -31,10 +31,11 @@
 //! ```
 //!
 //! Module map: `unit.rs` (the model's type and parameters), `presets.rs`, `model.rs` (one
-//! evaluation through the steps), `exact.rs` (the integer rounding), `decode.rs` (the formats'
-//! grids, to be replaced by the generic-format module), `dsa.rs` (the stochastic evaluation).
+//! evaluation through the steps), `exact.rs` (the integer rounding), `significand.rs` (a value as
+//! the unit's integer significand and exponent; the formats are `crate::formats::Spec`s), `dsa.rs`
+//! (the stochastic evaluation).
 
-mod decode;
+mod significand;
 mod dsa;
 mod exact;
 mod model;

@@ -11,7 +11,8 @@
 //! accumulator, and with [`AccEntry::Added`] one for the addition; with [`Unit::promote`] one per
 //! chain for its addition to the total.
 
-use super::decode::{decompose, exponent, Grid};
+use super::significand::{decompose, exponent};
+use crate::formats::Spec;
 use super::exact::{round, round_bits, shift, Rounding, Subnormals};
 use super::unit::{AccEntry, Alignment, Unit};
 
@@ -33,9 +34,9 @@ impl Points for Native {
 
 /// `x` rounded by `r` onto grid `g` (subnormals as `sub` says): a value entering the unit.
 /// Infinities stay (become NaN in a format without them), NaN stays NaN.
-pub(crate) fn enter(x: f64, g: Grid, sub: Subnormals, r: Rounding) -> f64 {
+pub(crate) fn enter(x: f64, g: Spec, sub: Subnormals, r: Rounding) -> f64 {
     if !x.is_finite() {
-        return if x.is_nan() || g.inf { x } else { f64::NAN };
+        return if x.is_nan() || g.has_infinity() { x } else { f64::NAN };
     }
     if x == 0.0 {
         return x;
@@ -68,7 +69,7 @@ fn product(unit: &Unit, a: f64, b: f64) -> Option<Term> {
     let (na, ma, ea) = decompose(a, ga);
     let (nb, mb, eb) = decompose(b, gb);
     let mag = ma * mb;
-    let exp = ea + eb - (ga.p as i32 - 1) - (gb.p as i32 - 1);
+    let exp = ea + eb - (ga.precision() as i32 - 1) - (gb.precision() as i32 - 1);
     let top = match unit.alignment {
         Alignment::ExponentSum => ea + eb,
         Alignment::LeadingBit => super::exact::top(u128::from(mag), exp),
@@ -84,7 +85,7 @@ fn acc_term(unit: &Unit, c: f64) -> Option<Term> {
     }
     let g = unit.acc.grid();
     let (neg, mag, e) = decompose(c, g);
-    Some(Term { neg, mag, exp: e - g.p as i32 + 1, top: e })
+    Some(Term { neg, mag, exp: e - g.precision() as i32 + 1, top: e })
 }
 
 /// One block: products of `a[l] b[l]` (finite, on the input grid), with `c` fused when given,
@@ -193,7 +194,7 @@ pub(crate) fn chain<P: Points>(unit: &Unit, a: &[f64], b: &[f64], c: f64, pts: &
     assert!((1..=64).contains(&unit.block) && unit.k >= 1 && unit.fraction_bits <= 64, "{}: the model takes blocks of 1 to 64 products, k >= 1 and at most 64 fraction bits", unit.name);
     if !c.is_finite() || a.iter().chain(b).any(|x| !x.is_finite()) {
         let s = a.iter().zip(b).map(|(x, y)| x * y).sum::<f64>() + c;
-        return if s.is_nan() || unit.acc.grid().inf { s } else { f64::NAN };
+        return if s.is_nan() || unit.acc.grid().has_infinity() { s } else { f64::NAN };
     }
     match unit.promote {
         None => instructions(unit, a, b, c, pts),

@@ -21,7 +21,7 @@
 //! the other. Subnormal inputs and results are kept or flushed ([`Subnormals`]).
 
 pub use super::exact::{Rounding, Subnormals};
-use super::decode::Grid;
+use crate::formats::Spec;
 
 /// The format a unit reads its `a` and `b` inputs in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -50,13 +50,13 @@ impl InputFormat {
         }
     }
 
-    pub(crate) const fn grid(self) -> Grid {
+    pub(crate) const fn grid(self) -> Spec {
         match self {
-            InputFormat::F16 => Grid::F16,
-            InputFormat::Bf16 => Grid::BF16,
-            InputFormat::Tf32 => Grid::TF32,
-            InputFormat::E4m3 => Grid::E4M3,
-            InputFormat::E5m2 => Grid::E5M2,
+            InputFormat::F16 => Spec::F16,
+            InputFormat::Bf16 => Spec::BF16,
+            InputFormat::Tf32 => Spec::TF32,
+            InputFormat::E4m3 => Spec::E4M3,
+            InputFormat::E5m2 => Spec::E5M2,
         }
     }
 }
@@ -79,10 +79,10 @@ impl AccFormat {
         }
     }
 
-    pub(crate) const fn grid(self) -> Grid {
+    pub(crate) const fn grid(self) -> Spec {
         match self {
-            AccFormat::F32 => Grid::F32,
-            AccFormat::F16 => Grid::F16,
+            AccFormat::F32 => Spec::F32,
+            AccFormat::F16 => Spec::F16,
         }
     }
 }

@@ -492,6 +492,7 @@ fn run_original(lab: &Lab<'_>, r: &Recipe, worker: &Worker, counts: &mut Counts,
     }
     // A `--digits-for` name no check has is a typo: said now, not after the preparation.
     validate::known_names(&original_records, &lab.settings.digits.per_name).map_err(|e| TuneError::Usage(e.into()))?;
+    validate::known_checks(&original_records, &lab.settings.digits.checks).map_err(|e| TuneError::Usage(e.into()))?;
     // Printed values that change from run to run are no results (a clock, a random seed): a
     // second run tells them.
     let mut unsteady = BTreeSet::new();

@@ -24,6 +24,7 @@
 //! `fptune::contract::record::METRIC` and after) or from `[package.metadata.fptune.checks.NAME]`;
 //! [`Rule::parse`] reads either, with errors that say what to write.
 
+use fptune_spec::{pow2, Spec};
 use serde::{Deserialize, Serialize};
 
 use fptune::contract::record::{METRIC_DIGITS, METRIC_MAX_EPS_DIFF, METRIC_MAX_REL, METRIC_RMS};
@@ -257,33 +258,18 @@ fn rms(pairs: &[Pair<'_>]) -> Measure {
 }
 
 /// A format's precision p (significand bits, the hidden one included) and its smallest normal
-/// exponent, by the name a record gives it: `binary64`, `binary32`, `binary16`, `bfloat16`,
-/// `tf32`, the short names (`f64`, `f32`, `f16`, `bf16`), or one with `eXmY` in its name (X
-/// exponent bits, Y stored significand bits: `e4m3`, `fp8_e5m2`, `float8_e4m3fn`).
+/// exponent, by the name a record gives it: the IEEE names of the four (`binary64`, `binary32`,
+/// `binary16`, `bfloat16`), or a format's short name (`fptune_spec::Spec::parse`: `f32`, `tf32`,
+/// `e4m3`, `e11m40`, `f16-ftz`), which `fptune::Fx` values record.
 pub fn grid(format: &str) -> Option<(i32, i32)> {
-    let lower = format.to_ascii_lowercase();
-    let ieee = |exponent_bits: i32, stored: i32| (stored + 1, 2 - (1 << (exponent_bits - 1)));
-    Some(match lower.as_str() {
-        "binary64" | "f64" => ieee(11, 52),
-        "binary32" | "f32" => ieee(8, 23),
-        "binary16" | "f16" => ieee(5, 10),
-        "bfloat16" | "bf16" => ieee(8, 7),
-        "tf32" => ieee(8, 10),
-        _ => {
-            // The last `e<digits>m<digits>` in the name.
-            let bytes = lower.as_bytes();
-            (0..bytes.len()).rev().find_map(|i| {
-                let rest = lower.get(i..)?.strip_prefix('e')?;
-                let e_len = rest.bytes().take_while(u8::is_ascii_digit).count();
-                let m_rest = rest.get(e_len..)?.strip_prefix('m')?;
-                let m_len = m_rest.bytes().take_while(u8::is_ascii_digit).count();
-                // `e4m3`, `fp8_e4m3`, `float8_e4m3fn`; not inside a word (`time5m2`).
-                let preceded = i == 0 || !bytes[i - 1].is_ascii_alphabetic();
-                let (e, m): (i32, i32) = (rest.get(..e_len)?.parse().ok()?, m_rest.get(..m_len)?.parse().ok()?);
-                (preceded && (2..=11).contains(&e) && (1..=52).contains(&m)).then(|| ieee(e, m))
-            })?
-        }
-    })
+    let spec = match format {
+        "binary64" => Spec::F64,
+        "binary32" => Spec::F32,
+        "binary16" => Spec::F16,
+        "bfloat16" => Spec::BF16,
+        name => Spec::parse(name).ok()?,
+    };
+    Some((spec.precision() as i32, spec.emin()))
 }
 
 /// The unit in the last place of `format` at `x`: `2^(max(floor(log2 |x|), emin) - p + 1)`, the
@@ -310,14 +296,6 @@ fn exponent(x: f64) -> i32 {
     }
 }
 
-/// `2^k`, exactly, for `-1074 <= k <= 1023`.
-fn pow2(k: i32) -> f64 {
-    if k >= -1022 {
-        f64::from_bits(((k + 1023) as u64) << 52)
-    } else {
-        f64::from_bits(1u64 << (k + 1074))
-    }
-}
 
 /// Serde for an `Option<f64>` that may be infinite or NaN (`crate::model::float_json` inside an
 /// option: `null` is `None`).
@@ -364,14 +342,16 @@ mod tests {
         assert_eq!(ulp("bfloat16", 3.0), Some(2f64.powi(-6)));
         assert_eq!(ulp("tf32", 1.0), Some(2f64.powi(-10)));
         assert_eq!(ulp("e4m3", 1.0), Some(0.125));
-        assert_eq!(ulp("fp8_e5m2", 0.0), Some(2f64.powi(-16)));
-        assert_eq!(ulp("float8_e4m3fn", 448.0), Some(32.0));
+        assert_eq!(ulp("e5m2", 0.0), Some(2f64.powi(-16)));
+        assert_eq!(ulp("e4m3", 448.0), Some(32.0));
+        assert_eq!(ulp("e11m40", 1.0), Some(2f64.powi(-40)));
+        assert_eq!(ulp("f32-ftz", 1.0), Some(f64::from(f32::EPSILON)));
         // binary64's own subnormals and largest numbers.
         assert_eq!(ulp("binary64", 5e-324), Some(5e-324));
         assert_eq!(ulp("binary64", f64::MIN_POSITIVE / 4.0), Some(5e-324));
         assert_eq!(ulp("binary64", f64::MAX), Some(2f64.powi(971)));
         assert_eq!(grid("binary64"), Some((53, -1022)));
-        assert_eq!(grid("E5M2"), Some((3, -14)));
+        assert_eq!(grid("e5m2"), Some((3, -14)));
         for unknown in ["time", "decimal32", "e1m2", "e12m3", "e5m0", "", "time5m2"] {
             assert_eq!(grid(unknown), None, "{unknown}");
         }
