@@ -4,7 +4,7 @@
 //! which gives the kernels AVX and a hardware FMA). `FPTUNE_BENCH_N=300,500` chooses the sizes,
 //! `FPTUNE_BENCH_REPS=3` the repetitions (the minimum time is kept; without it the stochastic types
 //! run twice), `FPTUNE_BENCH_TYPES=sf64,f16`
-//! restricts the rows to some of `f16 sf64 sf32 sf16 sbf16` (the native f64 and f32 always run),
+//! restricts the rows to some of `f16 e4m3 e11m40 sf64 sf32 sf16 sbf16 se4m3 se11m40` (the native f64 and f32 always run),
 //! `FPTUNE_BENCH_DETECTION=all` (or `off`) runs the stochastic types with that detection only (for
 //! instruction counts under callgrind), `FPTUNE_BENCH_INPUTS=inexact` makes every input entry
 //! the quotient `x / 3` computed in the row's type (under DSA its samples differ, as in a real
@@ -31,7 +31,7 @@ use common::{thread_cpu_time, Clock, Inputs};
 #[path = "common/product.rs"]
 mod product;
 
-use fptune::{f16, Sbf16, Sf16, Sf32, Sf64};
+use fptune::{f16, Fx, Sbf16, Sf16, Sf32, Sf64, Stochastic, E4M3};
 
 /// Whether the inputs are computed quotients (`FPTUNE_BENCH_INPUTS=inexact`).
 fn inexact_inputs() -> bool {
@@ -116,6 +116,15 @@ fn main() {
             let th = time(n, slow_reps, f16::from_f64, f16::ZERO);
             rows.push(Row { name: "f16 (half, RN)", detection: "-", time: th, against: Some(("f16/f32", t32)) });
         }
+        // Formats beyond the four (`fptune::Fx`): f64 arithmetic rounded after each operation.
+        if want("e4m3") {
+            let t = time(n, slow_reps, E4M3::from_f64, E4M3::ZERO);
+            rows.push(Row { name: "E4M3 (Fx, RN)", detection: "-", time: t, against: Some(("E4M3/f32", t32)) });
+        }
+        if want("e11m40") {
+            let t = time(n, slow_reps, Fx::<11, 40>::from_f64, Fx::<11, 40>::ZERO);
+            rows.push(Row { name: "Fx<11, 40> (RN)", detection: "-", time: t, against: Some(("Fx/f32", t32)) });
+        }
 
         for &on in &detections {
             fptune::stochastic::set_all_detected(on);
@@ -136,6 +145,14 @@ fn main() {
             if want("sbf16") {
                 let t = time(n, slow_reps, Sbf16::from, Sbf16::default());
                 rows.push(Row { name: "Sbf16", detection, time: t, against: Some(("Sbf16/f32", t32)) });
+            }
+            if want("se4m3") {
+                let t = time(n, slow_reps, Stochastic::<E4M3>::from_f64, Stochastic::<E4M3>::default());
+                rows.push(Row { name: "Stochastic<E4M3>", detection, time: t, against: Some(("SE4M3/f32", t32)) });
+            }
+            if want("se11m40") {
+                let t = time(n, slow_reps, Stochastic::<Fx<11, 40>>::from_f64, Stochastic::<Fx<11, 40>>::default());
+                rows.push(Row { name: "Stochastic<Fx<11, 40>>", detection, time: t, against: Some(("SFx/f32", t32)) });
             }
             if on {
                 // Sums of products of values in [0, 1): no cancellation; only the 16-bit

@@ -78,6 +78,11 @@ pub const PRINTED_ENV: &str = "FPTUNE_PRINTED";
 /// The value of [`PRINTED_ENV`] that turns the recording of printed floats on.
 pub const PRINTED_ON: &str = "1";
 
+/// The machine whose matrix units [`crate::accel::machine_dot`] (`fptune::dot`) models (`h100`, `h200`, `a100`, `v100`,
+/// `mi200`): the tuner sets it from the target's `machine`; unset, a dot product is the
+/// accumulator format's own loop.
+pub const MACHINE_ENV: &str = "FPTUNE_MACHINE";
+
 /// The environment variable that caps the kernels a build for the default x86_64 target chooses
 /// when it starts (before `main`), to test and time the others on a CPU that has more:
 /// [`SIMD_SSE2`] keeps the SSE2 kernels (what a CPU without FMA or AVX-512 runs), [`SIMD_FMA`]

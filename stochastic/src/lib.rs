@@ -96,3 +96,4 @@ pub use fptune_macros::__convert;
 pub use half::{bf16, f16};
 pub use value::{Sbf16, Sf16, Sf32, Sf64, Stochastic, TAU};
 pub use formats::{Fx, E4M3, E5M2, TF32};
+pub use accel::machine_dot as dot;

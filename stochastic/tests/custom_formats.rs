@@ -152,3 +152,4 @@ fn the_const_conversion_rounds_as_the_other_one() {
     const C: E4M3 = E4M3::from_f64_const(0.1);
     assert_eq!(C.to_f64(), 0.1015625);
 }
+

@@ -176,6 +176,7 @@ fn builtin_target(name: &str) -> Option<&'static str> {
         "bits" => Some(include_str!("../../target-templates/bits.toml")),
         "bits32" => Some(include_str!("../../target-templates/bits32.toml")),
         "ftz" => Some(include_str!("../../target-templates/ftz.toml")),
+        "fp8-h200" => Some(include_str!("../../target-templates/fp8-h200.toml")),
         _ => None,
     }
 }
@@ -188,10 +189,12 @@ struct TargetFile {
     /// Every format below the top flushes subnormals (its `-ftz` variant).
     #[serde(default)]
     ftz: bool,
+    /// The machine whose matrix units `fptune::dot` models (`h200`, `a100`, ...).
+    machine: Option<String>,
 }
 
 /// The built-in targets' names, for messages.
-const BUILTIN: &str = "ieee, bf16, fp8, fp8-e5m2, bits, bits32, ftz";
+const BUILTIN: &str = "ieee, bf16, fp8, fp8-e5m2, fp8-h200, bits, bits32, ftz";
 
 /// Reads a precision ladder: a built-in name or a target file.
 pub fn ladder(spec: &str, base: &Path) -> Result<Ladder> {
@@ -228,7 +231,12 @@ pub fn ladder(spec: &str, base: &Path) -> Result<Ladder> {
             bail!("target {origin}: formats must get narrower down the ladder ({} then {})", pair[0], pair[1]);
         }
     }
-    Ok(Ladder { name: file.name.unwrap_or_else(|| spec.to_string()), formats })
+    if let Some(m) = &file.machine {
+        if fptune::accel::Machine::parse(m).is_none() {
+            bail!("target {origin}: `machine = \"{m}\"` is no machine fptune models: h100, h200, a100, v100 or mi200");
+        }
+    }
+    Ok(Ladder { name: file.name.unwrap_or_else(|| spec.to_string()), formats, machine: file.machine })
 }
 
 fn precision_bits(f: FloatFormat) -> u32 {

@@ -107,17 +107,20 @@ pub struct Ladder {
     pub name: String,
     /// Formats, widest first.
     pub formats: Vec<FloatFormat>,
+    /// The machine whose matrix units `fptune::dot` models in every run (`h200`: the target's
+    /// `machine`), or none (a dot product is its accumulator's loop).
+    pub machine: Option<String>,
 }
 
 impl Ladder {
     /// The default: f64, f32, f16.
     pub fn ieee() -> Ladder {
-        Ladder { name: "ieee".into(), formats: vec![FloatFormat::F64, FloatFormat::F32, FloatFormat::F16] }
+        Ladder { name: "ieee".into(), formats: vec![FloatFormat::F64, FloatFormat::F32, FloatFormat::F16], machine: None }
     }
 
     /// f64, f32, bf16.
     pub fn bf16() -> Ladder {
-        Ladder { name: "bf16".into(), formats: vec![FloatFormat::F64, FloatFormat::F32, FloatFormat::BF16] }
+        Ladder { name: "bf16".into(), formats: vec![FloatFormat::F64, FloatFormat::F32, FloatFormat::BF16], machine: None }
     }
 
     /// The top format (the reference's).

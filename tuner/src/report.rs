@@ -46,6 +46,9 @@ pub struct Report {
     pub digits_for: std::collections::BTreeMap<String, f64>,
     /// Ladder formats.
     pub ladder: Vec<FloatFormat>,
+    /// The machine whose matrix units `fptune::dot` modelled (the target's `machine`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub machine: Option<String>,
     /// Program arguments.
     pub args: Vec<String>,
     /// Seed.
@@ -182,6 +185,7 @@ pub fn write(settings: &Settings, ws: &Workspace, tuned: &Tuned) -> Result<Repor
         digits: settings.digits.default,
         digits_for: settings.digits.per_name.clone(),
         ladder: settings.ladder.formats.clone(),
+        machine: settings.ladder.machine.clone(),
         args: settings.args.clone(),
         seed: settings.seed,
         knobs,
@@ -236,9 +240,10 @@ pub fn summary(report: &Report) -> String {
     let mut s = String::new();
     let _ = writeln!(
         s,
-        "{} digits, ladder {}: #half-#single-#double = {}-{}-{}",
+        "{} digits, ladder {}{}: #half-#single-#double = {}-{}-{}",
         report.digits,
         report.ladder.iter().map(|f| f.short()).collect::<Vec<_>>().join(" -> "),
+        report.machine.as_ref().map(|m| format!(" (dot products on {m}'s matrix units)")).unwrap_or_default(),
         report.census.0,
         report.census.1,
         report.census.2

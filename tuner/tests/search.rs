@@ -460,7 +460,7 @@ fn the_promise_algorithm_tests_what_promise_tests_in_the_same_order() {
         |lowered| lowered.iter().filter(|u| [0, 2, 3, 5, 7, 8, 10].contains(u)).count() <= 3,
         |lowered| !(lowered.contains(&4) || [9, 12].iter().all(|u| lowered.contains(u))),
     ];
-    let ladder = Ladder { name: "two".into(), formats: vec![F64, F32] };
+    let ladder = Ladder { name: "two".into(), formats: vec![F64, F32], machine: None };
     for ((name, high, sequence), predicate) in PROMISE_RUNS.into_iter().zip(predicates) {
         let expected: Vec<Configuration> = sequence
             .split_whitespace()
@@ -523,7 +523,7 @@ fn an_inconsistent_problem_is_an_error() {
         attempt(Configuration(vec![F64, FloatFormat::BF16]), &ladder),
         "unit 1 starts at bf16, which is not on the ladder ieee (f64, f32, f16)"
     );
-    let repetitive = Ladder { name: "odd".into(), formats: vec![F64, F32, F64] };
+    let repetitive = Ladder { name: "odd".into(), formats: vec![F64, F32, F64], machine: None };
     assert_eq!(attempt(Configuration(vec![F64, F64]), &repetitive), "the ladder odd names a format twice");
 }
 

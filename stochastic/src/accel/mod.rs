@@ -37,6 +37,7 @@
 
 mod significand;
 mod dsa;
+mod select;
 mod exact;
 mod model;
 pub mod presets;
@@ -45,6 +46,7 @@ mod unit;
 mod tests;
 
 pub use dsa::{dot_stochastic, matmul_stochastic};
+pub use select::{machine_dot, unit_for, Dot, Machine};
 pub use presets::*;
 pub use unit::{AccEntry, AccFormat, Alignment, InputFormat, Rounding, Subnormals, Unit};
 

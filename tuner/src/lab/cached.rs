@@ -47,7 +47,7 @@ impl Lab<'_> {
 
 /// The key of the persistent cache: everything that changes what a configuration's run gives
 /// (the sources, the program and its arguments, the tool, the sources of a path dependency on
-/// fptune), and nothing that only changes the verdict (the digits) or which configurations are
+/// fptune, the target's machine), and nothing that only changes the verdict (the digits) or which configurations are
 /// tried (the ladder). Seeds are kept per run.
 pub(super) fn cache_key(ws: &Workspace, inv: &Inventory, settings: &Settings, run: &RunTarget) -> String {
     let mut h = Sha256::new();
@@ -59,6 +59,11 @@ pub(super) fn cache_key(ws: &Workspace, inv: &Inventory, settings: &Settings, ru
         h.update([0]);
     }
     h.update(format!("{:?}|{}", settings.args, run.name()));
+    // The machine whose matrix units `fptune::dot` models changes what a run computes (a key
+    // without one stays the key it was).
+    if let Some(machine) = &settings.ladder.machine {
+        h.update(format!("|machine={}", machine.to_ascii_lowercase()));
+    }
     // A checkout of fptune as a path dependency: its runtime and macro sources too.
     for dir in ws.fptune_path.as_deref().map(crate::workspace::path_dependency_dirs).unwrap_or_default() {
         hash_dependency(&mut h, &dir);

@@ -81,6 +81,9 @@ impl Lab<'_> {
         if let Some(config) = formats {
             cmd = cmd.env(contract::FORMATS_ENV, config.key());
         }
+        if let Some(machine) = &self.settings.ladder.machine {
+            cmd = cmd.env(contract::MACHINE_ENV, machine);
+        }
         if r.printed {
             cmd = cmd.env(contract::PRINTED_ENV, contract::PRINTED_ON);
         }
