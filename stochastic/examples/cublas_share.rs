@@ -22,40 +22,19 @@ use std::collections::BTreeMap;
 use std::path::PathBuf;
 
 use fptune::accel::{self, Unit};
-use npyz::npz::NpzArchive;
+use fptune::formats::{codes, Spec};
+#[path = "../tests/common/npz.rs"]
+mod npz;
+use npz::Archive;
 
-type Archive = NpzArchive<std::io::BufReader<std::fs::File>>;
-
-/// An unsigned array's elements widened to `u32`, and its shape.
-fn bits(z: &mut Archive, name: &str) -> (Vec<u32>, Vec<usize>) {
-    let f = z.by_name(name).expect("the hardware-truth files are as their README describes").unwrap_or_else(|| panic!("{name} missing"));
-    let shape: Vec<usize> = f.shape().iter().map(|&s| s as usize).collect();
-    let v = match f.dtype().descr().trim_matches('\'').trim_start_matches(['<', '|', '=']) {
-        "u1" => f.into_vec::<u8>().expect("the hardware-truth files are as their README describes").into_iter().map(u32::from).collect(),
-        "u2" => f.into_vec::<u16>().expect("the hardware-truth files are as their README describes").into_iter().map(u32::from).collect(),
-        "u4" => f.into_vec::<u32>().expect("the hardware-truth files are as their README describes"),
-        other => panic!("{name}: unexpected dtype {other}"),
-    };
-    (v, shape)
-}
-
-/// An OCP E4M3 code's value (bias 7, no infinities).
+/// An OCP E4M3 code's value.
 fn e4m3(code: u32) -> f64 {
-    let (e, m) = ((code >> 3) & 0xf, f64::from(code & 7));
-    let v = if e == 15 && code & 7 == 7 { f64::NAN } else if e == 0 { m * 2f64.powi(-9) } else { (8.0 + m) * 2f64.powi(e as i32 - 10) };
-    if code & 0x80 != 0 { -v } else { v }
+    codes::decode(Spec::E4M3, u64::from(code))
 }
 
-/// An OCP E5M2 code's value (bias 15, IEEE conventions).
+/// An OCP E5M2 code's value.
 fn e5m2(code: u32) -> f64 {
-    let (e, m) = ((code >> 2) & 0x1f, f64::from(code & 3));
-    let v = match e {
-        0 => m * 2f64.powi(-16),
-        31 if m == 0.0 => f64::INFINITY,
-        31 => f64::NAN,
-        _ => (4.0 + m) * 2f64.powi(e as i32 - 17),
-    };
-    if code & 0x80 != 0 { -v } else { v }
+    codes::decode(Spec::E5M2, u64::from(code))
 }
 
 /// A binary32 value cut to TF32 (10 fraction bits) by `mode`: "rne", "rna" or "rz".
@@ -132,11 +111,11 @@ fn share(g: &Group, unit: &Unit, splits: usize) -> (usize, usize) {
 
 fn main() {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/hardware-truth/cublas.npz");
-    let Ok(mut z) = NpzArchive::open(&path) else {
+    let Ok(mut z) = Archive::open(&path) else {
         println!("cublas_share: {} is absent; nothing to report", path.display());
         return;
     };
-    let mut groups: Vec<String> = z.array_names().filter_map(|n| n.strip_suffix("_D").map(str::to_string)).collect();
+    let mut groups: Vec<String> = z.names().into_iter().filter_map(|n| n.strip_suffix("_D").map(str::to_string)).collect();
     groups.sort_by_key(|g| (g.split('_').take(2).collect::<Vec<_>>().join("_"), g.split("_K").nth(1).and_then(|s| s.split('_').next()).and_then(|s| s.parse::<usize>().ok()).unwrap_or(0), g.clone()));
     let f16v = |x: u32| half::f16::from_bits(x as u16).to_f64();
     let bf16v = |x: u32| half::bf16::from_bits(x as u16).to_f64();
@@ -144,13 +123,13 @@ fn main() {
     println!("| group | entries | NaN | assumption | bit-identical | next best |");
     println!("|---|---:|---:|---|---:|---|");
     for key in groups {
-        let (d, dshape) = bits(&mut z, &format!("{key}_D"));
+        let (d, dshape) = z.bits(&format!("{key}_D"));
         let (n_out_r, n_out_c) = (dshape[0], dshape[1]);
         // (label, unit, splits, group) candidates.
         let mut tries: Vec<(String, Unit, usize, Group)> = Vec::new();
         if key.starts_with("smm_") {
-            let (a, ash) = bits(&mut z, &format!("{key}_A"));
-            let (bt, _) = bits(&mut z, &format!("{key}_Bt"));
+            let (a, ash) = z.bits(&format!("{key}_A"));
+            let (bt, _) = z.bits(&format!("{key}_Bt"));
             let k = ash[1];
             let mixed = key.contains("e5m2x");
             let fa = if mixed { e5m2 } else { e4m3 };
@@ -169,15 +148,15 @@ fn main() {
                 }
             }
         } else if key.starts_with("mm_tf32") {
-            let (a, ash) = bits(&mut z, &format!("{key}_A"));
-            let (b, bsh) = bits(&mut z, &format!("{key}_B"));
+            let (a, ash) = z.bits(&format!("{key}_A"));
+            let (b, bsh) = z.bits(&format!("{key}_B"));
             for mode in ["rne", "rna", "rz"] {
                 let g = Group { a: rows(&a, ash[0], ash[1], |x| tf32(x, mode)), b: cols(&b, bsh[0], bsh[1], |x| tf32(x, mode)), d: d.clone(), out: f32_bits };
                 tries.push((format!("{mode} chain"), accel::H100_TF32_F32, 1, g));
             }
         } else {
-            let (a, ash) = bits(&mut z, &format!("{key}_A"));
-            let (b, bsh) = bits(&mut z, &format!("{key}_B"));
+            let (a, ash) = z.bits(&format!("{key}_A"));
+            let (b, bsh) = z.bits(&format!("{key}_B"));
             let bf = key.starts_with("mm_bf16");
             let val = if bf { bf16v } else { f16v };
             let out: fn(f64) -> u32 = if key.contains("out32") { f32_bits } else if bf { bf16_bits } else { f16_bits };

@@ -12,31 +12,13 @@ use std::collections::BTreeMap;
 use std::path::PathBuf;
 
 use fptune::accel::{self, Unit};
-use npyz::npz::NpzArchive;
+#[path = "common/npz.rs"]
+mod npz;
+use npz::Archive;
 
 fn truth_dir() -> Option<PathBuf> {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/hardware-truth");
     dir.is_dir().then_some(dir)
-}
-
-type Archive = NpzArchive<std::io::BufReader<std::fs::File>>;
-
-/// An array's elements widened to `u32` (the raw bits of `uint8`/`uint16`/`uint32` arrays) and its
-/// shape.
-fn bits(z: &mut Archive, name: &str) -> (Vec<u32>, Vec<usize>) {
-    let f = z.by_name(name).expect("the hardware-truth files are as their README describes").unwrap_or_else(|| panic!("{name} missing"));
-    let shape: Vec<usize> = f.shape().iter().map(|&s| s as usize).collect();
-    let v = match f.dtype().descr().trim_matches('\'').trim_start_matches(['<', '|', '=']) {
-        "u1" => f.into_vec::<u8>().expect("the hardware-truth files are as their README describes").into_iter().map(u32::from).collect(),
-        "u2" => f.into_vec::<u16>().expect("the hardware-truth files are as their README describes").into_iter().map(u32::from).collect(),
-        "u4" => f.into_vec::<u32>().expect("the hardware-truth files are as their README describes"),
-        other => panic!("{name}: unexpected dtype {other}"),
-    };
-    (v, shape)
-}
-
-fn strings(z: &mut Archive, name: &str) -> Vec<String> {
-    z.by_name(name).expect("the hardware-truth files are as their README describes").expect("the hardware-truth files are as their README describes").into_vec::<String>().expect("the hardware-truth files are as their README describes")
 }
 
 /// The value of `field` in the set's JSON metadata (a string or a number), as text.
@@ -89,23 +71,23 @@ fn h200_tiles_replay_bit_for_bit() {
     let mut total = Count::default();
     for name in ["f16f32", "f16f16", "bf16f32", "tf32f32"] {
         let path = dir.join(format!("tc_{name}.npz"));
-        let mut z = NpzArchive::open(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let mut z = Archive::open(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
         let (unit, input, acc, acc_bits) = mode(name);
-        let kpm = scalar(&mut z, "k_per_mma");
+        let kpm = z.scalar("k_per_mma");
         assert_eq!(kpm as usize, unit.k, "{name}: the preset's k is not the recorded k_per_mma");
-        let labels = strings(&mut z, "crafted_labels");
-        let mut sets: Vec<String> = z.array_names().filter(|n| n.ends_with("_meta")).map(|n| n.trim_end_matches("_meta").to_string()).collect();
+        let labels = z.strings("crafted_labels");
+        let mut sets: Vec<String> = z.names().into_iter().filter(|n| n.ends_with("_meta")).map(|n| n.trim_end_matches("_meta").to_string()).collect();
         sets.sort();
         let mut families: BTreeMap<String, Count> = BTreeMap::new();
         for set in sets {
-            let meta = strings(&mut z, &format!("{set}_meta")).remove(0);
+            let meta = z.strings(&format!("{set}_meta")).remove(0);
             let family = meta_field(&meta, "set");
             let family_key = family.split(' ').next().expect("the hardware-truth files are as their README describes").to_string();
             let kc: usize = meta_field(&meta, "kc").parse().expect("the hardware-truth files are as their README describes");
-            let (a, shape) = bits(&mut z, &format!("{set}_A"));
-            let (b, _) = bits(&mut z, &format!("{set}_B"));
-            let (c, _) = bits(&mut z, &format!("{set}_C"));
-            let (d, _) = bits(&mut z, &format!("{set}_D"));
+            let (a, shape) = z.bits(&format!("{set}_A"));
+            let (b, _) = z.bits(&format!("{set}_B"));
+            let (c, _) = z.bits(&format!("{set}_C"));
+            let (d, _) = z.bits(&format!("{set}_D"));
             let (tiles, k) = (shape[0], shape[2]);
             assert_eq!(k, unit.k * kc, "{name} {family}: k is not k_per_mma x kc");
             let count = families.entry(format!("{family_key} kc={kc}")).or_default();
@@ -150,10 +132,4 @@ fn h200_tiles_replay_bit_for_bit() {
     }
     println!("all modes: tiles {}/{} entries {}/{} bit-identical", total.tiles_ok, total.tiles, total.entries_ok, total.entries);
     assert!(failures.is_empty(), "entries differ from the H200:\n{}", failures.join("\n"));
-}
-
-/// A scalar integer array (`k_per_mma`).
-fn scalar(z: &mut Archive, name: &str) -> i64 {
-    let v = z.by_name(name).expect("the hardware-truth files are as their README describes").expect("the hardware-truth files are as their README describes").into_vec::<i64>().expect("the hardware-truth files are as their README describes");
-    v[0]
 }
