@@ -56,6 +56,8 @@ $(dep half)
 $(dep ctor)
 typeid = "1.0.3"
 fptune-macros = { path = "$repo/macros" }
+# The format data (the working tree's: a revision before it existed does not use it).
+fptune-spec = { path = "$repo/spec" }
 EOF
 done
 

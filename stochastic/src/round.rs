@@ -397,22 +397,60 @@ fn grid_below(mag_bits: u64, g: Grid) -> (f64, f64, i32) {
     (trunc, q, e)
 }
 
+/// `x + err` placed on grid `g` (see [`grid_round`] for the terms): the magnitude's bits and
+/// value, the grid point at or below it, the quantum there, `x`'s exponent, and the error's sign
+/// relative to the magnitude. `None` for an infinite or NaN `x`, which rounds to itself.
+struct Placed {
+    neg: bool,
+    mag_bits: u64,
+    ax: f64,
+    trunc: f64,
+    q: f64,
+    e: i32,
+    err_mag: f64,
+}
+
+#[inline(always)]
+fn place(x: f64, err: f64, g: Grid) -> Option<Placed> {
+    let bits = x.to_bits();
+    let mag_bits = bits & !SIGN64;
+    if mag_bits >= f64::INFINITY.to_bits() {
+        return None;
+    }
+    let neg = bits >> 63 != 0;
+    let (trunc, q, e) = grid_below(mag_bits, g);
+    Some(Placed { neg, mag_bits, ax: f64::from_bits(mag_bits), trunc, q, e, err_mag: if neg { -err } else { err } })
+}
+
+/// A rounded magnitude with its sign: past `g.max` it is `g.beyond` when the rounding went away
+/// from zero (or to nearest), `g.max` when toward zero.
+#[inline(always)]
+fn signed_within(mag: f64, neg: bool, away: bool, g: Grid) -> f64 {
+    let mag = if mag > g.max {
+        if away {
+            g.beyond
+        } else {
+            g.max
+        }
+    } else {
+        mag
+    };
+    if neg {
+        -mag
+    } else {
+        mag
+    }
+}
+
 /// Directed rounding onto `g` of the exact value `x + err`, where `x` is a normal `f64` (or zero,
 /// then `err` is zero) and `|err|` is at most half an ulp of `x` (zero when `x` is exact). `err`
 /// only matters when `x` lies on the grid.
 #[inline(always)]
 pub(crate) fn grid_round(x: f64, err: f64, dir: f64, g: Grid) -> f64 {
-    let bits = x.to_bits();
-    let mag_bits = bits & !SIGN64;
-    if mag_bits >= f64::INFINITY.to_bits() {
+    let Some(Placed { neg, mag_bits, ax, trunc, q, e, err_mag }) = place(x, err, g) else {
         return x;
-    }
-    let neg = bits >> 63 != 0;
-    let ax = f64::from_bits(mag_bits);
-    let (trunc, q, e) = grid_below(mag_bits, g);
+    };
     let away = (dir > 0.0) != neg;
-    // The error relative to the magnitude.
-    let err_mag = if neg { -err } else { err };
     let mag = if ax > trunc || err_mag > 0.0 {
         if away {
             trunc + q
@@ -430,20 +468,7 @@ pub(crate) fn grid_round(x: f64, err: f64, dir: f64, g: Grid) -> f64 {
     } else {
         trunc
     };
-    let mag = if mag > g.max {
-        if away {
-            g.beyond
-        } else {
-            g.max
-        }
-    } else {
-        mag
-    };
-    if neg {
-        -mag
-    } else {
-        mag
-    }
+    signed_within(mag, neg, away, g)
 }
 
 /// Round-to-nearest-even onto `g` of the exact value `x + err`, under the same terms as
@@ -452,15 +477,9 @@ pub(crate) fn grid_round(x: f64, err: f64, dir: f64, g: Grid) -> f64 {
 /// last significand bit is even. Beyond `max`: `g.beyond`.
 #[inline]
 pub(crate) fn grid_nearest_even(x: f64, err: f64, g: Grid) -> f64 {
-    let bits = x.to_bits();
-    let mag_bits = bits & !SIGN64;
-    if mag_bits >= f64::INFINITY.to_bits() {
+    let Some(Placed { neg, ax, trunc, q, err_mag, .. }) = place(x, err, g) else {
         return x;
-    }
-    let neg = bits >> 63 != 0;
-    let ax = f64::from_bits(mag_bits);
-    let (trunc, q, _) = grid_below(mag_bits, g);
-    let err_mag = if neg { -err } else { err };
+    };
     // Exact: `trunc` is `ax` with low bits cleared. When `x` is on the grid (`rest` zero) the
     // exact value is within half an ulp of `x`, which is no more than the quantum: `x` is the
     // nearest. Otherwise the quantum is wider than `x`'s ulp, `rest` and `q / 2` are multiples of
@@ -468,13 +487,7 @@ pub(crate) fn grid_nearest_even(x: f64, err: f64, g: Grid) -> f64 {
     let rest = ax - trunc;
     let half = q * 0.5;
     let up = rest != 0.0 && (rest > half || (rest == half && (err_mag > 0.0 || (err_mag == 0.0 && (trunc / q) % 2.0 == 1.0))));
-    let mag = if up { trunc + q } else { trunc };
-    let mag = if mag > g.max { g.beyond } else { mag };
-    if neg {
-        -mag
-    } else {
-        mag
-    }
+    signed_within(if up { trunc + q } else { trunc }, neg, true, g)
 }
 
 /// Round-to-nearest-even onto a 16-bit grid (for literals and inputs, which round as the
