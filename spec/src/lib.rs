@@ -125,6 +125,7 @@ impl Spec {
     pub const E5M2: Spec = Spec::ieee(5, 2);
 
     /// An IEEE-convention format of `exp_bits` and `man_bits` (not checked: see [`Spec::new`]).
+    #[inline]
     pub const fn ieee(exp_bits: u32, man_bits: u32) -> Spec {
         Spec { exp_bits, man_bits, encoding: Encoding::Ieee, overflow: Overflow::Special, ftz: false }
     }
@@ -141,36 +142,43 @@ impl Spec {
     }
 
     /// The same format saturating on overflow.
+    #[inline]
     pub const fn saturating(self) -> Spec {
         Spec { overflow: Overflow::Saturate, ..self }
     }
 
     /// The same format flushing subnormals to zero.
+    #[inline]
     pub const fn flushing(self) -> Spec {
         Spec { ftz: true, ..self }
     }
 
     /// Width of a bit code: sign, exponent and significand fields.
+    #[inline]
     pub const fn width(self) -> u32 {
         1 + self.exp_bits + self.man_bits
     }
 
     /// Significand bits, the hidden bit included.
+    #[inline]
     pub const fn precision(self) -> u32 {
         self.man_bits + 1
     }
 
     /// The exponent bias.
+    #[inline]
     pub const fn bias(self) -> i32 {
         (1 << (self.exp_bits - 1)) - 1
     }
 
     /// The exponent of the smallest normal value.
+    #[inline]
     pub const fn emin(self) -> i32 {
         1 - self.bias()
     }
 
     /// The exponent of the largest finite value.
+    #[inline]
     pub const fn emax(self) -> i32 {
         match self.encoding {
             Encoding::Ieee => self.bias(),
@@ -179,12 +187,14 @@ impl Spec {
     }
 
     /// The largest finite value: [`Spec::max_significand`] `2^(emax - m)`.
+    #[inline]
     pub const fn max(self) -> f64 {
         self.max_significand() as f64 * pow2(self.emax() - self.man_bits as i32)
     }
 
     /// The integer significand of the largest finite value, hidden bit included: every bit set
     /// (IEEE), or one less (E4M3, whose all-ones significand is the NaN).
+    #[inline]
     pub const fn max_significand(self) -> u64 {
         match self.encoding {
             Encoding::Ieee => (1u64 << (self.man_bits + 1)) - 1,
@@ -193,27 +203,32 @@ impl Spec {
     }
 
     /// The smallest positive normal value.
-    pub fn min_normal(self) -> f64 {
+    #[inline]
+    pub const fn min_normal(self) -> f64 {
         pow2(self.emin())
     }
 
     /// The smallest positive subnormal value.
-    pub fn min_subnormal(self) -> f64 {
+    #[inline]
+    pub const fn min_subnormal(self) -> f64 {
         pow2(self.emin() - self.man_bits as i32)
     }
 
     /// Whether the format has infinities.
+    #[inline]
     pub const fn has_infinity(self) -> bool {
         matches!(self.encoding, Encoding::Ieee)
     }
 
     /// Most decimal digits the format holds: `log10(2^precision)`.
-    pub fn max_digits(self) -> f64 {
-        f64::from(self.precision()) * std::f64::consts::LOG10_2
+    #[inline]
+    pub const fn max_digits(self) -> f64 {
+        self.precision() as f64 * std::f64::consts::LOG10_2
     }
 
     /// What a result beyond [`Spec::max`] becomes (its sign is the result's).
-    pub fn beyond(self) -> f64 {
+    #[inline]
+    pub const fn beyond(self) -> f64 {
         match (self.overflow, self.encoding) {
             (Overflow::Saturate, _) => self.max(),
             (Overflow::Special, Encoding::Ieee) => f64::INFINITY,
@@ -223,6 +238,7 @@ impl Spec {
 
     /// Whether every value of `other` is one of `self` (conversions from `other` are exact): as
     /// much precision, a quantum as fine at the bottom, a largest value as large.
+    #[inline]
     pub const fn holds(self, other: Spec) -> bool {
         let finer = self.emin() - self.man_bits as i32 <= other.emin() - other.man_bits as i32;
         let ((ea, sa), (eb, sb)) = (self.top(), other.top());
@@ -236,6 +252,7 @@ impl Spec {
     }
 
     /// Whether two specs are the same format (`==`, in a const context).
+    #[inline]
     pub const fn same(self, other: Spec) -> bool {
         self.exp_bits == other.exp_bits
             && self.man_bits == other.man_bits
@@ -298,6 +315,7 @@ impl Spec {
     /// [`Spec::name`] as bytes, computed in a const context (so that `Fx`'s name is a constant):
     /// the short names of the common formats, else `eXmY`; then `-fn` for E4M3's conventions
     /// on another width (`-ieee` for IEEE's on E4M3's), `-sat`, `-ftz`.
+    #[inline]
     pub const fn name_bytes(self) -> ([u8; NAME_BYTES], usize) {
         let mut buf = [0u8; NAME_BYTES];
         let plain = Spec { overflow: Overflow::Special, ftz: false, ..self };
@@ -335,7 +353,7 @@ impl Spec {
     }
 
     /// The value with subnormals flushed to (signed) zero when the format flushes them.
-    #[inline]
+    #[inline(always)]
     pub fn flush(self, x: f64) -> f64 {
         if self.ftz && x.abs() < self.min_normal() {
             0.0f64.copysign(x)
@@ -375,6 +393,7 @@ impl fmt::Display for Spec {
 
 
 /// `2^e` for `e` in the range of finite `f64` powers of two (subnormal ones included).
+#[inline]
 pub const fn pow2(e: i32) -> f64 {
     assert!(e >= -1074 && e <= 1023, "2^e beyond binary64");
     if e >= -1022 {

@@ -486,7 +486,7 @@ pub(crate) fn grid_nearest_even(x: f64, err: f64, g: Grid) -> f64 {
     // that ulp, and `rest < q / 2` leaves `rest + err` below too.
     let rest = ax - trunc;
     let half = q * 0.5;
-    let up = rest != 0.0 && (rest > half || (rest == half && (err_mag > 0.0 || (err_mag == 0.0 && (trunc / q) % 2.0 == 1.0))));
+    let up = rest != 0.0 && (rest > half || (rest == half && (err_mag > 0.0 || (err_mag == 0.0 && ((trunc / q) as u64) & 1 == 1))));
     signed_within(if up { trunc + q } else { trunc }, neg, true, g)
 }
 

@@ -48,7 +48,7 @@ impl Rounding {
 
 /// The exact value `x + err` (`x` the `f64` nearest it, `|err|` at most half its ulp, only its
 /// sign used) rounded onto `spec`, subnormal results flushed where the format flushes.
-#[inline]
+#[inline(always)]
 pub(crate) fn finish(spec: Spec, x: f64, err: f64, mode: Rounding) -> f64 {
     let g = super::grid(spec);
     let r = match mode {
@@ -57,6 +57,20 @@ pub(crate) fn finish(spec: Spec, x: f64, err: f64, mode: Rounding) -> f64 {
         Rounding::Down => grid_round(x, err, -1.0, g),
     };
     spec.flush(r)
+}
+
+/// Whether every sum of two finite values of the format is exact in `f64`: its largest exponent
+/// and its smallest quantum at most 53 bits apart.
+#[inline(always)]
+const fn exact_sums(spec: Spec) -> bool {
+    spec.emax() + 1 - (spec.emin() - spec.man_bits as i32) <= 53
+}
+
+/// Whether every product of two values of the format is exact in `f64` (where it does not
+/// underflow): at most 26 significant bits each.
+#[inline(always)]
+const fn exact_products(spec: Spec) -> bool {
+    2 * spec.precision() <= 53
 }
 
 /// A finite exact result whose `f64` overflowed, of sign `neg`: beyond the format's range.
@@ -87,7 +101,7 @@ fn special(spec: Spec, r: f64) -> f64 {
 /// Any `f64` rounded onto the format (a literal, an input, a narrowing conversion). Infinities
 /// stay infinite where the format has them, and become NaN (or the largest value, saturating)
 /// where it has not.
-#[inline]
+#[inline(always)]
 pub fn round(spec: Spec, x: f64, mode: Rounding) -> f64 {
     if !x.is_finite() {
         return special(spec, x);
@@ -96,10 +110,12 @@ pub fn round(spec: Spec, x: f64, mode: Rounding) -> f64 {
 }
 
 /// `a + b` of values of the format, rounded.
-#[inline]
+#[inline(always)]
 pub fn add(spec: Spec, a: f64, b: f64, mode: Rounding) -> f64 {
     let (a, b) = (spec.flush(a), spec.flush(b));
-    let (s, err) = round::two_sum_f64(a, b);
+    // A format spanning at most 53 bits from its top exponent to its smallest quantum (E4M3,
+    // E5M2, binary16) has every sum of two finite values exact in `f64`: no residual.
+    let (s, err) = if exact_sums(spec) && a.is_finite() && b.is_finite() { (a + b, 0.0) } else { round::two_sum_f64(a, b) };
     if err.is_nan() {
         if !(a.is_finite() && b.is_finite()) {
             return special(spec, a + b);
@@ -119,18 +135,23 @@ pub fn add(spec: Spec, a: f64, b: f64, mode: Rounding) -> f64 {
 }
 
 /// `a - b` of values of the format, rounded.
-#[inline]
+#[inline(always)]
 pub fn sub(spec: Spec, a: f64, b: f64, mode: Rounding) -> f64 {
     add(spec, a, -b, mode)
 }
 
 /// `a * b` of values of the format, rounded.
-#[inline]
+#[inline(always)]
 pub fn mul(spec: Spec, a: f64, b: f64, mode: Rounding) -> f64 {
     let (a, b) = (spec.flush(a), spec.flush(b));
     let p = a * b;
     if !(a.is_finite() && b.is_finite()) || a == 0.0 || b == 0.0 {
         return special(spec, p);
+    }
+    // A product of two values of at most 26 significant bits is exact in `f64` where `f64` does
+    // not underflow (E4M3, TF32, bfloat16, ...): no residual.
+    if exact_products(spec) && round::in_fast_range(p) {
+        return finish(spec, p, 0.0, mode);
     }
     // Dekker's product (no FMA) splits the operands: they must be in range too.
     if round::in_fast_range(p) && round::in_fast_range(a) && round::in_fast_range(b) {
@@ -143,7 +164,7 @@ pub fn mul(spec: Spec, a: f64, b: f64, mode: Rounding) -> f64 {
 }
 
 /// `a / b` of values of the format, rounded.
-#[inline]
+#[inline(always)]
 pub fn div(spec: Spec, a: f64, b: f64, mode: Rounding) -> f64 {
     let (a, b) = (spec.flush(a), spec.flush(b));
     let q = a / b;
@@ -162,7 +183,7 @@ pub fn div(spec: Spec, a: f64, b: f64, mode: Rounding) -> f64 {
 }
 
 /// `sqrt(a)` of a value of the format, rounded.
-#[inline]
+#[inline(always)]
 pub fn sqrt(spec: Spec, a: f64, mode: Rounding) -> f64 {
     let a = spec.flush(a);
     let s = a.sqrt();

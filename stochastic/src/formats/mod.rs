@@ -29,8 +29,8 @@ use crate::round::Grid;
 
 /// The grid the rounding kernels of `round.rs` take: precision, smallest normal exponent,
 /// largest finite value, and what a rounding past it gives.
-#[inline]
-pub(crate) fn grid(spec: Spec) -> Grid {
+#[inline(always)]
+pub(crate) const fn grid(spec: Spec) -> Grid {
     Grid { p: spec.precision() as i32, emin: spec.emin(), max: spec.max(), beyond: spec.beyond() }
 }
 
