@@ -82,6 +82,7 @@ mod dyn_native;
 #[macro_use]
 mod dispatch;
 mod meet;
+mod dot;
 
 pub use float_format::*;
 pub(crate) use float_format::read_formats;

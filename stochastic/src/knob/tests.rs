@@ -164,6 +164,20 @@ fn knobs_take_their_units_formats_and_inferred_places_keep_theirs() {
     let into: C1 = third.store();
     let want: half::f16 = third.cast::<f64>().store();
     assert_eq!((into.get().format(), into.get().value_f64()), (FloatFormat::F16, f64::from(want)));
+
+    // `fptune::dot` on knobs (binary16 operands, a binary32 accumulator) draws what it draws on
+    // the configuration's static types: the accumulator's loop, with the same random roundings.
+    let xs: Vec<f64> = (0..40).map(|i| ((i * 7919) % 97) as f64 / 97.0 - 0.4).collect();
+    set_seed(11);
+    let ka: Vec<K1> = xs.iter().map(|&x| x.store()).collect();
+    let kb: Vec<K1> = xs.iter().rev().map(|&x| x.store()).collect();
+    let kc: K0 = 0.25f64.store();
+    let on_knobs = crate::dot(&ka, &kb, kc).get().samples_f64();
+    set_seed(11);
+    let sa: Vec<Sf16> = xs.iter().map(|&x| Sf64::from_f64(x).cast()).collect();
+    let sb: Vec<Sf16> = xs.iter().rev().map(|&x| Sf64::from_f64(x).cast()).collect();
+    let sc: Sf32 = Sf64::from_f64(0.25).cast();
+    assert_eq!(on_knobs, crate::dot(&sa, &sb, sc).samples_f64());
 }
 
 #[test]

@@ -24,6 +24,9 @@ impl Lab<'_> {
         if self.settings.ladder.formats.len() < 2 {
             return Some("a one-step ladder".into());
         }
+        if let Some(machine) = &self.settings.ladder.machine {
+            return Some(format!("the target's machine ({machine}): its matrix units compute `fptune::dot` in each candidate's own build, not in the single build"));
+        }
         let custom: Vec<String> = self.settings.ladder.formats.iter().filter(|f| matches!(f, FloatFormat::Custom(_))).map(|f| f.to_string()).collect();
         if !custom.is_empty() {
             return Some(format!("the ladder's {} go beyond the four formats its knobs can take at run time", custom.join(", ")));
