@@ -354,7 +354,7 @@ impl Spec {
 
     /// The value with subnormals flushed to (signed) zero when the format flushes them.
     #[inline(always)]
-    pub fn flush(self, x: f64) -> f64 {
+    pub const fn flush(self, x: f64) -> f64 {
         if self.ftz && x.abs() < self.min_normal() {
             0.0f64.copysign(x)
         } else {
@@ -392,10 +392,11 @@ impl fmt::Display for Spec {
 }
 
 
-/// `2^e` for `e` in the range of finite `f64` powers of two (subnormal ones included).
-#[inline]
+/// `2^e` for `e` in the range of finite `f64` powers of two (subnormal ones included): the
+/// runtime's rounding kernels use it on their hot paths, so the range is checked in debug builds.
+#[inline(always)]
 pub const fn pow2(e: i32) -> f64 {
-    assert!(e >= -1074 && e <= 1023, "2^e beyond binary64");
+    debug_assert!(e >= -1074 && e <= 1023, "2^e beyond binary64");
     if e >= -1022 {
         f64::from_bits(((e + 1023) as u64) << 52)
     } else {

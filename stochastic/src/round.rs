@@ -30,16 +30,7 @@ const TINY64: f64 = f64::from_bits(((-968i64 + 1023) as u64) << 52);
 /// Above this magnitude Dekker's splitting could overflow: take the exact slow path.
 const HUGE64: f64 = f64::from_bits(((995i64 + 1023) as u64) << 52);
 
-/// `2^e` for `e` in the range of finite `f64` powers of two (subnormal ones included).
-#[inline(always)]
-pub(crate) fn pow2(e: i32) -> f64 {
-    debug_assert!((-1074..=1023).contains(&e));
-    if e >= -1022 {
-        f64::from_bits(((e + 1023) as u64) << 52)
-    } else {
-        f64::from_bits(1u64 << (e + 1074))
-    }
-}
+pub(crate) use fptune_spec::pow2;
 
 /// Moves `s` one ulp in direction `dir` when `err` (the sign of `exact - s`) points that way.
 /// Branch-free. `s` is finite or infinite; when `s` is zero its sign is the sign of the exact
@@ -226,7 +217,7 @@ fn sqrt_f64_slow(a: f64, dir: f64) -> f64 {
 }
 
 /// `|x| = m * 2^e` with an integer significand.
-pub(crate) fn decompose(x: f64) -> (u64, i32) {
+pub(crate) const fn decompose(x: f64) -> (u64, i32) {
     let bits = x.to_bits() & !SIGN64;
     let e = (bits >> 52) as i32;
     let m = bits & ((1u64 << 52) - 1);

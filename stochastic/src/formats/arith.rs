@@ -37,7 +37,7 @@ impl Rounding {
 
     /// Whether a result of sign `neg` rounds away from zero (directed roundings only).
     #[inline]
-    pub(crate) fn away(self, neg: bool) -> bool {
+    pub(crate) const fn away(self, neg: bool) -> bool {
         match self {
             Rounding::NearestEven => false,
             Rounding::Up => !neg,
@@ -74,7 +74,7 @@ const fn exact_products(spec: Spec) -> bool {
 }
 
 /// A finite exact result whose `f64` overflowed, of sign `neg`: beyond the format's range.
-pub(crate) fn overflowed(spec: Spec, neg: bool, mode: Rounding) -> f64 {
+pub(crate) const fn overflowed(spec: Spec, neg: bool, mode: Rounding) -> f64 {
     let mag = match mode {
         Rounding::NearestEven => spec.beyond(),
         m if m.away(neg) => spec.beyond(),

@@ -12,18 +12,18 @@ use crate::round::{decompose, decompose_normalised, pow2};
 /// Rounds `(-1)^neg (mant + s) 2^exp` onto `spec`, where `s` (the sticky bit) says the exact
 /// magnitude lies strictly between `mant 2^exp` and `(mant + 1) 2^exp`. With `sticky`, `mant`
 /// must carry at least two bits below the grid's quantum (every caller gives it ten or more).
-pub(crate) fn round_int(spec: Spec, neg: bool, mant: u128, exp: i32, sticky: bool, mode: Rounding) -> f64 {
-    let sign = |m: f64| if neg { -m } else { m };
+/// A `const fn`: `Fx::from_f64_const` rounds with it too.
+pub(crate) const fn round_int(spec: Spec, neg: bool, mant: u128, exp: i32, sticky: bool, mode: Rounding) -> f64 {
     if mant == 0 {
         debug_assert!(!sticky);
-        return sign(0.0);
+        return if neg { -0.0 } else { 0.0 };
     }
     let top = 127 - mant.leading_zeros() as i32 + exp;
     if top > spec.emax() {
         return overflowed(spec, neg, mode);
     }
     let p = spec.precision() as i32;
-    let qe = top.max(spec.emin()) - (p - 1);
+    let qe = if top > spec.emin() { top } else { spec.emin() } - (p - 1);
     let shift = qe - exp;
     let (kept, rest, half) = if shift <= 0 {
         debug_assert!(!sticky, "a sticky value needs bits below the quantum");
@@ -42,13 +42,13 @@ pub(crate) fn round_int(spec: Spec, neg: bool, mant: u128, exp: i32, sticky: boo
         Rounding::NearestEven => rest > half || (rest == half && (sticky || kept & 1 == 1)),
         m => inexact && m.away(neg),
     };
-    let kept = kept + u128::from(up);
+    let kept = kept + up as u128;
     // `kept` has at most p + 1 <= 54 bits: exact in f64, and a grid value times 2^qe is too.
     let mag = kept as f64 * pow2(qe);
     if mag > spec.max() {
         return overflowed(spec, neg, mode);
     }
-    spec.flush(sign(mag))
+    spec.flush(if neg { -mag } else { mag })
 }
 
 /// `a * b` of nonzero finite values, exactly rounded.

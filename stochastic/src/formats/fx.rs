@@ -16,7 +16,7 @@ use std::cmp::Ordering;
 use std::fmt;
 use std::ops::{Add, AddAssign, Div, DivAssign, Mul, MulAssign, Neg, Rem, RemAssign, Sub, SubAssign};
 
-use super::arith::{self, Rounding};
+use super::arith::{self, overflowed, Rounding};
 use super::{flags, spec_of, Spec};
 
 /// OCP FP8 E4M3 (max 448, no infinities).
@@ -134,79 +134,16 @@ impl<const E: u32, const M: u32, const FLAGS: u32> Fx<E, M, FLAGS> {
     }
 }
 
-/// Round-to-nearest-even of `x` onto `spec`, with integers only (a `const fn`): the value
-/// `arith::round` gives, NaN and infinities as it treats them.
+/// Round-to-nearest-even of `x` onto `spec` in a const context: `exact::round_int` on its
+/// integer significand, which gives what `arith::round` gives; NaN stays, infinity where the
+/// format has one, else what an overflow gives.
 const fn nearest_const(spec: Spec, x: f64) -> f64 {
-    let bits = x.to_bits();
-    let neg = bits >> 63 != 0;
-    let field = ((bits >> 52) & 0x7ff) as i32;
-    let frac = bits & ((1u64 << 52) - 1);
-    let sign = (neg as u64) << 63;
-    if field == 0x7ff {
-        // Infinite or NaN: NaN stays; infinity where the format has one, else what an overflow gives.
-        if frac != 0 || spec.has_infinity() {
-            return x;
-        }
-        return beyond_const(spec, neg);
+    let neg = x.is_sign_negative();
+    if !x.is_finite() {
+        return if x.is_nan() || spec.has_infinity() { x } else { overflowed(spec, neg, Rounding::NearestEven) };
     }
-    // |x| = mant 2^exp.
-    let (mant, exp) = if field == 0 { (frac, -1074) } else { (frac | (1u64 << 52), field - 1075) };
-    if mant == 0 {
-        return x;
-    }
-    let top = 63 - mant.leading_zeros() as i32 + exp;
-    let p = spec.precision() as i32;
-    let qe = if top > spec.emin() { top } else { spec.emin() } - (p - 1);
-    let shift = qe - exp;
-    let kept = if shift <= 0 {
-        mant << (-shift) as u32
-    } else if shift >= 64 {
-        0
-    } else {
-        let kept = mant >> shift;
-        let rest = mant & ((1u64 << shift) - 1);
-        let half = 1u64 << (shift - 1);
-        if rest > half || (rest == half && kept & 1 == 1) {
-            kept + 1
-        } else {
-            kept
-        }
-    };
-    let (top_sig, emax) = (spec.max_significand(), spec.emax());
-    // A carry may have made `kept` 2^p: compare in the quantum of the top binade.
-    // Beyond the largest value: kept 2^qe > top_sig 2^(emax - m).
-    let m = spec.man_bits as i32;
-    if qe > emax - m || (qe == emax - m && kept > top_sig) {
-        return beyond_const(spec, neg);
-    }
-    if kept == 0 {
-        return f64::from_bits(sign);
-    }
-    if spec.ftz && qe + (63 - kept.leading_zeros() as i32) < spec.emin() {
-        return f64::from_bits(sign);
-    }
-    // kept 2^qe as binary64 bits (kept has at most 53 bits: exact).
-    let msb = 63 - kept.leading_zeros() as i32;
-    let e = qe + msb;
-    if e >= -1022 {
-        f64::from_bits(sign | (((e + 1023) as u64) << 52) | ((kept << (52 - msb)) & ((1u64 << 52) - 1)))
-    } else {
-        f64::from_bits(sign | (kept << (qe + 1074)))
-    }
-}
-
-/// [`Spec::beyond`] with a sign, in a const context.
-const fn beyond_const(spec: Spec, neg: bool) -> f64 {
-    let mag = match (spec.overflow, spec.encoding) {
-        (super::Overflow::Saturate, _) => spec.max(),
-        (super::Overflow::Special, super::Encoding::Ieee) => f64::INFINITY,
-        (super::Overflow::Special, super::Encoding::FiniteNan) => f64::NAN,
-    };
-    if neg {
-        -mag
-    } else {
-        mag
-    }
+    let (mant, exp) = crate::round::decompose(x);
+    super::exact::round_int(spec, neg, mant as u128, exp, false, Rounding::NearestEven)
 }
 
 macro_rules! fx_methods {
@@ -216,7 +153,7 @@ macro_rules! fx_methods {
                 #[doc = concat!("`f64::", stringify!($u), "`, rounded into the format.")]
                 #[inline]
                 pub fn $u(self) -> Self {
-                    fx_unary!($u, self)
+                    Self::from_f64(self.0.$u())
                 }
             )*
             $(
@@ -234,16 +171,6 @@ macro_rules! fx_methods {
                 }
             )*
         }
-    };
-}
-
-/// One-operand methods: `sqrt` is the correctly rounded one above.
-macro_rules! fx_unary {
-    (sqrt, $x:expr) => {
-        Fx::sqrt($x)
-    };
-    ($u:ident, $x:expr) => {
-        Self::from_f64($x.0.$u())
     };
 }
 
