@@ -199,18 +199,7 @@ pub trait Format:
     #[doc(hidden)]
     #[inline(always)]
     fn range_events(r: [Self::Repr; 3], a: [Self::Repr; 3], b: [Self::Repr; 3], exact_nonzero: bool) -> u32 {
-        let mut events = 0;
-        for i in 0..3 {
-            let (r, x, y) = (r[i].to_f64(), a[i].to_f64(), b[i].to_f64());
-            if x.is_finite() && y.is_finite() {
-                if r.is_infinite() {
-                    events |= lanes::OVERFLOWED;
-                } else if exact_nonzero && r == 0.0 && x != 0.0 && y != 0.0 {
-                    events |= lanes::UNDERFLOWED;
-                }
-            }
-        }
-        events
+        range_events_where::<Self>(r, a, b, exact_nonzero, f64::is_infinite)
     }
 
     /// Whether every sample is nonzero and finite (a 16-bit result that cannot have overflowed
@@ -484,6 +473,24 @@ macro_rules! sixteen_bit_format {
 sixteen_bit_format!(f16, GRID_F16, lanes::F16, lanes::mul3_f16, Some(lanes::round3_f16), "binary16", "fptune::f16", 11, 3.31, Spec::F16);
 // No conversion instruction rounds onto bfloat16 in a chosen direction: `round.rs` per sample.
 sixteen_bit_format!(bf16, GRID_BF16, lanes::BF16, lanes::mul3_bf16, None, "bfloat16", "fptune::bf16", 8, 2.41, Spec::BF16);
+
+/// [`Format::range_events`], a sample counting as overflowed when `overflowed` says so of it
+/// (infinite for IEEE formats; infinite or NaN for `Fx`, whose E4M3 overflows to NaN).
+#[inline(always)]
+pub(crate) fn range_events_where<F: Format>(r: [F::Repr; 3], a: [F::Repr; 3], b: [F::Repr; 3], exact_nonzero: bool, overflowed: fn(f64) -> bool) -> u32 {
+    let mut events = 0;
+    for i in 0..3 {
+        let (r, x, y) = (r[i].to_f64(), a[i].to_f64(), b[i].to_f64());
+        if x.is_finite() && y.is_finite() {
+            if overflowed(r) {
+                events |= lanes::OVERFLOWED;
+            } else if exact_nonzero && r == 0.0 && x != 0.0 && y != 0.0 {
+                events |= lanes::UNDERFLOWED;
+            }
+        }
+    }
+    events
+}
 
 /// [`Format::round3`] sample by sample with [`Format::round`] (`round.rs`): where no kernel does
 /// it at once, and the reference the kernels are tested against.

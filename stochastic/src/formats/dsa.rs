@@ -10,8 +10,7 @@
 use super::arith::{self, Rounding};
 use super::fx::Fx;
 use super::Spec;
-use crate::format::{sealed, Format, Repr};
-use crate::lanes;
+use crate::format::{sealed, Format};
 
 impl<const E: u32, const M: u32, const FLAGS: u32> sealed::Sealed for Fx<E, M, FLAGS> {}
 
@@ -81,17 +80,6 @@ impl<const E: u32, const M: u32, const FLAGS: u32> Format for Fx<E, M, FLAGS> {
     /// overflow).
     #[inline(always)]
     fn range_events(r: [f64; 3], a: [f64; 3], b: [f64; 3], exact_nonzero: bool) -> u32 {
-        let mut events = 0;
-        for i in 0..3 {
-            let (r, x, y) = (r[i], a[i].to_f64(), b[i].to_f64());
-            if x.is_finite() && y.is_finite() {
-                if !r.is_finite() {
-                    events |= lanes::OVERFLOWED;
-                } else if exact_nonzero && r == 0.0 && x != 0.0 && y != 0.0 {
-                    events |= lanes::UNDERFLOWED;
-                }
-            }
-        }
-        events
+        crate::format::range_events_where::<Self>(r, a, b, exact_nonzero, |r| !r.is_finite())
     }
 }
