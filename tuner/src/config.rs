@@ -227,7 +227,7 @@ pub fn ladder(spec: &str, base: &Path) -> Result<Ladder> {
         bail!("target {origin}: a ladder needs at least two formats, widest first");
     }
     for pair in formats.windows(2) {
-        if precision_bits(pair[1]) >= precision_bits(pair[0]) {
+        if pair[1].precision() >= pair[0].precision() {
             bail!("target {origin}: formats must get narrower down the ladder ({} then {})", pair[0], pair[1]);
         }
     }
@@ -237,10 +237,6 @@ pub fn ladder(spec: &str, base: &Path) -> Result<Ladder> {
         }
     }
     Ok(Ladder { name: file.name.unwrap_or_else(|| spec.to_string()), formats, machine: file.machine })
-}
-
-fn precision_bits(f: FloatFormat) -> u32 {
-    f.precision()
 }
 
 /// The longest `--timeout`: a week.
