@@ -2,27 +2,13 @@
 //! exact stochastic values, for the traits' `max_value`, `epsilon` and the like.
 
 use crate::format::Format;
+use crate::round::pow2;
 use crate::value::Stochastic;
 
-/// The bit layout of format `F`: `(significand bits stored, exponent bits)`.
+/// The bit layout of format `F`: `(significand bits stored, exponent bits)`, from its
+/// [`Format::SPEC`].
 pub(crate) fn layout<F: Format>() -> (u32, u32) {
-    let exponent = match F::PRECISION {
-        53 => 11,
-        24 => 8,
-        11 => 5,
-        _ => 8,
-    };
-    (F::PRECISION - 1, exponent)
-}
-
-/// The exponent bias of format `F`.
-fn bias<F: Format>() -> i32 {
-    (1 << (layout::<F>().1 - 1)) - 1
-}
-
-/// `2^e` for `e` in binary64's normal range, exactly.
-fn pow2(e: i32) -> f64 {
-    f64::from_bits(((e + 1023) as u64) << 52)
+    (F::SPEC.man_bits, F::SPEC.exp_bits)
 }
 
 /// An exactly known value of format `F`: `x`, which the format holds (or an infinity, a NaN),
@@ -31,20 +17,19 @@ pub(crate) fn exact<F: Format>(x: f64) -> Stochastic<F> {
     Stochastic::from_repr([F::nearest(x); 3])
 }
 
-/// The largest finite value of format `F`, as an `f64`: `(2 - 2^-m) 2^bias`.
+/// The largest finite value of format `F`, as an `f64` (E4M3's 448 too).
 pub(crate) fn max_f64<F: Format>() -> f64 {
-    let m = layout::<F>().0 as i32;
-    (2.0 - pow2(-m)) * pow2(bias::<F>())
+    F::SPEC.max()
 }
 
-/// The smallest positive normal value of format `F`, as an `f64`: `2^(1 - bias)`.
+/// The smallest positive normal value of format `F`, as an `f64`.
 pub(crate) fn min_positive_f64<F: Format>() -> f64 {
-    pow2(1 - bias::<F>())
+    F::SPEC.min_normal()
 }
 
 /// The machine epsilon of format `F` (the distance from 1 to the next value), as an `f64`.
 pub(crate) fn epsilon_f64<F: Format>() -> f64 {
-    pow2(-(layout::<F>().0 as i32))
+    pow2(-(F::SPEC.man_bits as i32))
 }
 
 /// The nearest integer value of format `F` to `i` (ties to even), as an `f64` that holds it
@@ -90,6 +75,11 @@ mod tests {
         assert_eq!(epsilon_f64::<f32>(), f64::from(f32::EPSILON));
         assert_eq!(epsilon_f64::<f16>(), f64::from(f16::EPSILON));
         assert_eq!(epsilon_f64::<bf16>(), f64::from(bf16::EPSILON));
+        // Formats beyond the four, from their Spec: E4M3's largest value is 448, not (2 - 2^-3) 2^7.
+        assert_eq!(max_f64::<crate::E4M3>(), 448.0);
+        assert_eq!(min_positive_f64::<crate::E4M3>(), 2f64.powi(-6));
+        assert_eq!(epsilon_f64::<crate::Fx<11, 40>>(), 2f64.powi(-40));
+        assert_eq!(max_f64::<crate::Fx<11, 40>>(), (2.0 - 2f64.powi(-40)) * 2f64.powi(1023));
     }
 
     #[test]

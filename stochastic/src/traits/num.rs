@@ -407,7 +407,8 @@ impl<F: Format> Float for Stochastic<F> {
     /// num-traits decodes the primitive type (`mantissa * 2^exponent * sign`; binary16 and
     /// bfloat16 as `half` does).
     fn integer_decode(self) -> (u64, i16, i8) {
-        let bits = F::from_repr(F::nearest(mean(&self))).to_bits64();
+        // The format's own code (for `Fx`, whose value is kept in an `f64`, not its bits).
+        let bits = crate::formats::codes::encode(F::SPEC, F::nearest(mean(&self)).to_f64());
         let (m, e) = consts::layout::<F>();
         let sign: i8 = if (bits >> (m + e)) & 1 == 0 { 1 } else { -1 };
         let biased = ((bits >> m) & ((1 << e) - 1)) as i16;
