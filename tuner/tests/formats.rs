@@ -3,7 +3,7 @@
 //! fp8-h200` on `samples/mlp` (its `fptune::dot`s on the H200's units). Each configuration is
 //! rebuilt and re-checked under DSA and natively by the run itself, and the patch names the types.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
 mod common;
@@ -33,18 +33,9 @@ fn found(report: &serde_json::Value, knob: &str) -> String {
     k["found"].as_str().expect("found").to_string()
 }
 
-/// A copy of the fixture with its path dependency on fptune made absolute.
-fn fixture(name: &str) -> (tempfile::TempDir, PathBuf) {
-    let (dir, krate) = common::fixture(name);
-    let fptune = Path::new(env!("CARGO_MANIFEST_DIR")).join("../stochastic").canonicalize().expect("fptune");
-    let manifest = std::fs::read_to_string(krate.join("Cargo.toml")).expect("manifest").replace("path = \"../../../../stochastic\"", &format!("path = {:?}", fptune.display().to_string()));
-    std::fs::write(krate.join("Cargo.toml"), manifest).expect("manifest");
-    (dir, krate)
-}
-
 #[test]
 fn the_fp8_ladder_puts_knobs_at_e4m3_and_the_patch_says_fptune_e4m3() {
-    let (dir, krate) = fixture("tune_sum");
+    let (dir, krate) = common::fixture_using_this_fptune("tune_sum");
     let out = dir.path().join("out");
     let report = tune(&krate, &out, &["--digits", "2", "--target", "fp8", "-j", "2"]);
     assert_eq!(report["ladder"], serde_json::json!(["f64", "f32", "bf16", "e4m3"]));
@@ -62,14 +53,7 @@ fn the_fp8_ladder_puts_knobs_at_e4m3_and_the_patch_says_fptune_e4m3() {
 
 #[test]
 fn a_target_machine_runs_dot_products_on_its_tensor_cores() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-    let dir = tempfile::tempdir().expect("temp dir");
-    let krate = dir.path().join("mlp");
-    std::fs::create_dir_all(krate.join("src")).expect("src");
-    let fptune = root.join("stochastic").canonicalize().expect("fptune");
-    let manifest = std::fs::read_to_string(root.join("samples/mlp/Cargo.toml")).expect("manifest").replace("path = \"../../stochastic\"", &format!("path = {:?}", fptune.display().to_string()));
-    std::fs::write(krate.join("Cargo.toml"), format!("{manifest}\n[workspace]\n")).expect("manifest");
-    std::fs::copy(root.join("samples/mlp/src/main.rs"), krate.join("src/main.rs")).expect("main.rs");
+    let (dir, krate) = common::sample("mlp");
     let out = dir.path().join("out");
     let report = tune(&krate, &out, &["--digits", "1", "--target", "fp8-h200", "-j", "2"]);
     assert_eq!(report["machine"], "h200");

@@ -8,19 +8,11 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-/// A copy of the fixture in a temporary directory, its path dependency on fptune made absolute.
+mod common;
+
+/// A copy of the fixture, its path dependency on fptune made absolute.
 fn fixture() -> (tempfile::TempDir, PathBuf) {
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/metric_field");
-    let dir = tempfile::Builder::new().prefix("fptune-test-user-").tempdir().expect("temp dir");
-    let krate = dir.path().canonicalize().expect("canonical").join("metric_field");
-    std::fs::create_dir_all(krate.join("src")).expect("created");
-    let fptune = Path::new(env!("CARGO_MANIFEST_DIR")).join("../stochastic").canonicalize().expect("fptune");
-    let manifest = std::fs::read_to_string(src.join("Cargo.toml"))
-        .expect("manifest")
-        .replace("path = \"../../../../stochastic\"", &format!("path = {:?}", fptune.display().to_string()));
-    std::fs::write(krate.join("Cargo.toml"), manifest).expect("written");
-    std::fs::copy(src.join("src/main.rs"), krate.join("src/main.rs")).expect("copied");
-    (dir, krate)
+    common::fixture_using_this_fptune("metric_field")
 }
 
 /// `cargo fptune --digits 2` on the crate, its candidates built in a target directory shared

@@ -7,20 +7,8 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-fn sample(name: &str) -> (tempfile::TempDir, PathBuf) {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-    let src = root.join("samples").join(name);
-    let dir = tempfile::tempdir().expect("temp dir");
-    let dest = dir.path().join(name);
-    std::fs::create_dir_all(dest.join("src")).expect("src");
-    let fptune = root.join("stochastic").canonicalize().expect("fptune");
-    let manifest = std::fs::read_to_string(src.join("Cargo.toml"))
-        .expect("manifest")
-        .replace("path = \"../../stochastic\"", &format!("path = {:?}", fptune.display().to_string()));
-    std::fs::write(dest.join("Cargo.toml"), format!("{manifest}\n[workspace]\n")).expect("manifest");
-    std::fs::copy(src.join("src/main.rs"), dest.join("src/main.rs")).expect("main.rs");
-    (dir, dest)
-}
+mod common;
+use common::sample;
 
 /// Tunes a crate for every requirement of `digits` with `cargo fptune batch`; returns the crate's
 /// table and the directory of its reports.

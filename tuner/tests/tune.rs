@@ -4,33 +4,12 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+mod common;
+
 /// A copy of a fixture crate (or workspace) in a temporary directory, its path dependency on
 /// fptune made absolute.
 fn fixture(name: &str) -> (tempfile::TempDir, PathBuf) {
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures").join(name);
-    let dir = tempfile::tempdir().expect("temp dir");
-    let dest = dir.path().join(name);
-    let fptune = Path::new(env!("CARGO_MANIFEST_DIR")).join("../stochastic").canonicalize().expect("fptune");
-    copy_tree(&src, &dest, &fptune);
-    (dir, dest)
-}
-
-fn copy_tree(src: &Path, dest: &Path, fptune: &Path) {
-    std::fs::create_dir_all(dest).expect("dir");
-    for entry in std::fs::read_dir(src).expect("read dir") {
-        let entry = entry.expect("entry");
-        let to = dest.join(entry.file_name());
-        if entry.file_type().expect("type").is_dir() {
-            copy_tree(&entry.path(), &to, fptune);
-        } else if entry.file_name() == "Cargo.toml" {
-            let manifest = std::fs::read_to_string(entry.path())
-                .expect("manifest")
-                .replace("path = \"../../../../stochastic\"", &format!("path = {:?}", fptune.display().to_string()));
-            std::fs::write(&to, manifest).expect("write manifest");
-        } else {
-            std::fs::copy(entry.path(), &to).expect("copy");
-        }
-    }
+    common::fixture_using_this_fptune(name)
 }
 
 struct Run {

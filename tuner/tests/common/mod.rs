@@ -25,6 +25,40 @@ pub fn fixture(name: &str) -> (TempDir, PathBuf) {
     (dir, to)
 }
 
+/// [`fixture`], with every manifest's path dependency on fptune (`../../../../stochastic`, from
+/// `tests/fixtures/NAME`) pointing at this checkout's runtime: a crate the tuner can build.
+pub fn fixture_using_this_fptune(name: &str) -> (TempDir, PathBuf) {
+    let (dir, to) = fixture(name);
+    for entry in walkdir::WalkDir::new(&to).into_iter().map(|e| e.expect("walk the copy")) {
+        if entry.file_name() == "Cargo.toml" {
+            let manifest = fs::read_to_string(entry.path()).expect("manifest");
+            fs::write(entry.path(), manifest.replace("path = \"../../../../stochastic\"", &format!("path = {:?}", fptune_dir().display().to_string())))
+                .expect("write manifest");
+        }
+    }
+    (dir, to)
+}
+
+/// A copy of the bundled sample `samples/NAME` (its manifest and `src/main.rs`) in a temporary
+/// directory, its own workspace, its path dependency on fptune pointing at this checkout's.
+pub fn sample(name: &str) -> (TempDir, PathBuf) {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("../samples").join(name);
+    let dir = tempfile::tempdir().expect("temp dir");
+    let dest = dir.path().join(name);
+    fs::create_dir_all(dest.join("src")).expect("src");
+    let manifest = fs::read_to_string(src.join("Cargo.toml"))
+        .expect("manifest")
+        .replace("path = \"../../stochastic\"", &format!("path = {:?}", fptune_dir().display().to_string()));
+    fs::write(dest.join("Cargo.toml"), format!("{manifest}\n[workspace]\n")).expect("manifest");
+    fs::copy(src.join("src/main.rs"), dest.join("src/main.rs")).expect("main.rs");
+    (dir, dest)
+}
+
+/// This checkout's runtime crate (`stochastic/`), absolute.
+pub fn fptune_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../stochastic").canonicalize().expect("fptune")
+}
+
 fn copy_dir(from: &Path, to: &Path) {
     fs::create_dir_all(to).expect("create fixture dir");
     for entry in fs::read_dir(from).expect("read fixture dir") {
