@@ -235,8 +235,7 @@ impl Elaborator<'_> {
     /// code's operators needs.)
     fn binding_type(&self, ident: &syn::Ident) -> Option<String> {
         let (a, b) = self.range(ident.span())?;
-        let ty = self.typing.binding(self.rel, a, b)?;
-        writable(ty).then(|| ty.to_string())
+        self.typing.written_binding(self.rel, a, b)
     }
 
     /// `: T` after a `let` pattern or a closure parameter written without a type, when its type
@@ -304,11 +303,7 @@ impl Elaborator<'_> {
                         return None;
                     }
                     let (a, b) = self.range(i.ident.span())?;
-                    let ty = self.typing.binding(self.rel, a, b)?;
-                    if !writable(ty) {
-                        return None;
-                    }
-                    parts.push(ty.to_string());
+                    parts.push(self.typing.written_binding(self.rel, a, b)?);
                 }
                 Some(if parts.len() == 1 { format!("({},)", parts[0]) } else { format!("({})", parts.join(", ")) })
             }

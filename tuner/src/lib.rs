@@ -26,6 +26,7 @@ pub mod splice;
 pub mod leaves;
 pub mod typing;
 pub mod elaborate;
+pub mod naming;
 pub mod heal;
 pub mod conversion;
 pub mod auto;

@@ -20,6 +20,7 @@ use crate::cargo::{self, BuildOptions};
 use crate::elaborate::{self, Elaborated, Written};
 use crate::scratch::Scratch;
 use crate::splice::{self, splice, Edit, Spliced};
+use crate::naming;
 use crate::typing::{self, Typing};
 
 /// The sources of a tuning run.
@@ -188,6 +189,16 @@ pub fn prepare(
         sources.dropped.push(format!("the typing build did not compile ({e}): no type was written"));
     }
     sources.typing = typed.typing;
+    // The names in the types rustc printed that are not in scope where the types go: where they
+    // live (a second `cargo check`, only when there are such names).
+    let names = sources.typing.unresolved_names();
+    if !names.is_empty() && typed.error.is_none() {
+        let log = crate::outdir::RunLayout::log(logs, "naming");
+        match naming::naming_build(scratch, &sources.user, roots, &names, !marking.extern_roots.is_empty(), check, &log) {
+            Ok(n) => sources.typing.names = n,
+            Err(e) => sources.dropped.push(format!("the naming build failed ({e:#}): types with names out of scope were not written")),
+        }
+    }
     let elaborated = elaborate::elaborate(&sources.user, &sources.typing, &marking.extern_roots, &marking.auto_files);
     let mut edits = written_edits(&elaborated);
     if !marking.auto_files.is_empty() {

@@ -122,6 +122,9 @@ pub struct Typing {
     pub asked: usize,
     /// Queries without an answer.
     pub unanswered: usize,
+    /// Where the names in the bindings' types live ([`crate::naming`]).
+    #[serde(default)]
+    pub names: crate::naming::Names,
 }
 
 impl Typing {
@@ -133,6 +136,26 @@ impl Typing {
     /// The type of the binding whose identifier is at `site`.
     pub fn binding(&self, file: &str, start: usize, end: usize) -> Option<&str> {
         self.bindings.get(&Site { file: file.to_string(), start, end }).and_then(|(_, o)| o.single())
+    }
+
+    /// The type of the binding at `site` as it can be written in its file: as rustc printed it,
+    /// or with the paths of its names ([`crate::naming::write_type`]).
+    pub fn written_binding(&self, file: &str, start: usize, end: usize) -> Option<String> {
+        let ty = self.binding(file, start, end)?;
+        if crate::elaborate::writable(ty) {
+            return Some(ty.to_string());
+        }
+        crate::naming::write_type(ty, file, &self.names)
+    }
+
+    /// The names in the bindings' types that are not in scope everywhere.
+    pub fn unresolved_names(&self) -> std::collections::BTreeSet<String> {
+        self.bindings
+            .values()
+            .filter_map(|(_, o)| o.single())
+            .filter(|ty| !crate::elaborate::writable(ty) && crate::elaborate::holds_float(ty))
+            .flat_map(crate::naming::unresolved)
+            .collect()
     }
 }
 
