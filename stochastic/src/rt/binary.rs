@@ -20,7 +20,7 @@ impl<A, B> std::fmt::Debug for Pair<A, B> {
 
 impl<A, B> Pair<A, B> {
     #[inline(always)]
-    pub(super) fn take(&self) -> (A, B) {
+    pub(crate) fn take(&self) -> (A, B) {
         match (self.0.take(), self.1.take()) {
             (Some(a), Some(b)) => (a, b),
             _ => unreachable!("an fptune operand pair is used once"),
@@ -246,6 +246,76 @@ macro_rules! lit_fallback {
     )*};
 }
 
+/// A literal meeting a container whose element type the runtime knows (a nalgebra matrix, an
+/// ndarray array, by value or by reference: `traits/containers.rs`): the literal as a value of
+/// that type, in whatever format the build gives it. One level above the float operators (the
+/// expansion of an operator with a literal operand is `(&&&pair(a, b))`), so that no other
+/// fallback competes. The traits are implemented for the containers' types only (never for a
+/// type parameter), so a float operand of a type not yet inferred is not taken for one.
+macro_rules! elem_lit_traits {
+    ($($m:ident: $Right:ident $Left:ident;)*) => {$(
+        /// `container op literal`.
+        pub trait $Right {
+            /// Result type.
+            type Out;
+            /// The operation.
+            fn $m(&self) -> Self::Out;
+        }
+        /// `literal op container`.
+        pub trait $Left {
+            /// Result type.
+            type Out;
+            /// The operation.
+            fn $m(&self) -> Self::Out;
+        }
+    )*};
+}
+
+elem_lit_traits! {
+    __fp_add: ElemAddLit LitAddElem;
+    __fp_sub: ElemSubLit LitSubElem;
+    __fp_mul: ElemMulLit LitMulElem;
+    __fp_div: ElemDivLit LitDivElem;
+}
+
+/// Implements the [`ElemMulLit`] family for a container type `[generics] Type`.
+#[allow(unused_macros)]
+macro_rules! elem_lit_impls {
+    ([$($g:tt)*] $t:ty) => {
+        $crate::rt::elem_lit_impls!(@ [$($g)*] $t; __fp_add, Add, add: ElemAddLit LitAddElem);
+        $crate::rt::elem_lit_impls!(@ [$($g)*] $t; __fp_sub, Sub, sub: ElemSubLit LitSubElem);
+        $crate::rt::elem_lit_impls!(@ [$($g)*] $t; __fp_mul, Mul, mul: ElemMulLit LitMulElem);
+        $crate::rt::elem_lit_impls!(@ [$($g)*] $t; __fp_div, Div, div: ElemDivLit LitDivElem);
+    };
+    (@ [$($g:tt)*] $t:ty; $m:ident, $Op:ident, $op:ident: $Right:ident $Left:ident) => {
+        impl<$($g)*> $crate::rt::$Right for &&$crate::rt::Pair<$t, $crate::rt::Lit>
+        where
+            $t: $crate::rt::Elements + ::core::ops::$Op<<$t as $crate::rt::Elements>::Elem>,
+        {
+            type Out = <$t as ::core::ops::$Op<<$t as $crate::rt::Elements>::Elem>>::Output;
+            #[inline(always)]
+            fn $m(&self) -> Self::Out {
+                let (a, l) = self.take();
+                ::core::ops::$Op::$op(a, <<$t as $crate::rt::Elements>::Elem as $crate::rt::FromLit>::from_lit(l))
+            }
+        }
+        impl<$($g)*> $crate::rt::$Left for &&$crate::rt::Pair<$crate::rt::Lit, $t>
+        where
+            $t: $crate::rt::Elements,
+            <$t as $crate::rt::Elements>::Elem: ::core::ops::$Op<$t>,
+        {
+            type Out = <<$t as $crate::rt::Elements>::Elem as ::core::ops::$Op<$t>>::Output;
+            #[inline(always)]
+            fn $m(&self) -> Self::Out {
+                let (l, b) = self.take();
+                ::core::ops::$Op::$op(<<$t as $crate::rt::Elements>::Elem as $crate::rt::FromLit>::from_lit(l), b)
+            }
+        }
+    };
+}
+#[allow(unused_imports)]
+pub(crate) use elem_lit_impls;
+
 macro_rules! lit_fallbacks {
     ($($m:ident, $Op:ident, $op:ident: $R64:ident $L64:ident $R32:ident $L32:ident $RS64:ident $LS64:ident $RS32:ident $LS32:ident;)*) => {$(
         lit_fallback!($m, $Op, $op:
@@ -271,7 +341,7 @@ binary!(FloatDiv, StdDiv, __fp_div, Div, div, Arith, fp_div);
 binary!(FloatRem, StdRem, __fp_rem, Rem, rem, ArithRem, fp_rem);
 
 /// The operand types of a compound assignment, for dispatch without moving anything:
-/// `(&&types(&*place, &rhs)).__fp_compound().sub_assign(place, rhs)`. Only types are dispatched
+/// `(&&&types(&*place, &rhs)).__fp_compound().sub_assign(place, rhs)`. Only types are dispatched
 /// on, so the place stays a plain `&mut` the optimiser sees through.
 pub struct Types<A: ?Sized, B>(PhantomData<fn(&A, B)>);
 
@@ -302,11 +372,53 @@ pub trait FloatCompoundKind {
     fn __fp_compound(&self) -> FloatCompound;
 }
 
-impl<A: Scalar + Join<B::V>, B: Operand> FloatCompoundKind for &Types<A, B> {
+impl<A: Scalar + Join<B::V>, B: Operand> FloatCompoundKind for &&Types<A, B> {
     #[inline(always)]
     fn __fp_compound(&self) -> FloatCompound {
         FloatCompound
     }
+}
+
+/// Compound assignment of a container by a float literal (`v /= 2.0`, `v` a nalgebra matrix or an
+/// ndarray array): the literal becomes a value of the container's element type ([`Elements`]),
+/// whatever format that is in the build, as rustc made it `f64` in the original.
+#[derive(Clone, Copy, Debug)]
+pub struct LitCompound;
+
+/// Selects [`LitCompound`] for a container place and a literal operand.
+pub trait LitCompoundKind {
+    /// The strategy.
+    fn __fp_compound(&self) -> LitCompound;
+}
+
+impl<A: Elements + ?Sized> LitCompoundKind for &Types<A, Lit> {
+    #[inline(always)]
+    fn __fp_compound(&self) -> LitCompound {
+        LitCompound
+    }
+}
+
+/// Containers of floats whose element type the runtime knows, so that a literal meeting one
+/// takes that type (features `nalgebra`, `ndarray`; `Vec` and arrays always).
+pub trait Elements {
+    /// The element type.
+    type Elem: FromLit;
+}
+
+impl<T: FromLit> Elements for Vec<T> {
+    type Elem = T;
+}
+
+impl<T: FromLit, const N: usize> Elements for [T; N] {
+    type Elem = T;
+}
+
+impl<T: FromLit> Elements for [T] {
+    type Elem = T;
+}
+
+impl<T: Elements + ?Sized> Elements for &T {
+    type Elem = T::Elem;
 }
 
 /// Selects [`StdCompound`] otherwise.
@@ -333,6 +445,13 @@ macro_rules! compound {
             {
                 let (x, y) = A::join(*place, b.v());
                 $Arith::$fp(x, y).store_into(place);
+            }
+        }
+        impl LitCompound {
+            /// `place op= b`, the literal in the place's element type.
+            #[inline(always)]
+            pub fn $m<A: Elements + $OpAssign<A::Elem> + ?Sized>(self, place: &mut A, b: Lit) {
+                $OpAssign::$op_assign(place, <A::Elem as FromLit>::from_lit(b));
             }
         }
         impl StdCompound {

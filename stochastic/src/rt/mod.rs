@@ -72,9 +72,10 @@ pub mod prelude {
         FloatAdd, FloatAtan2, FloatCmp, FloatCompoundKind, FloatCopy, FloatCopysign, FloatDiv,
         FloatDivEuclid, FloatFold, FloatHypot, FloatMax, FloatMin, FloatMul, FloatPowf, FloatRem,
         FloatRemEuclid, FloatStore, FloatSub, HalfMath, StdAdd,
-        StdCompoundKind, StdCopy, StdDiv, StdEq, StdFold, StdMax, StdMin, StdMul, StdOrd, StdRem,
+        LitCompoundKind, StdCompoundKind, StdCopy, StdDiv, StdEq, StdFold, StdMax, StdMin, StdMul, StdOrd, StdRem,
         StdStore, StdSub,
     };
+    pub use super::{ElemAddLit, ElemDivLit, ElemMulLit, ElemSubLit, LitAddElem, LitDivElem, LitMulElem, LitSubElem};
     pub use super::{
         AddLit32, AddLit64, AddSlit32, AddSlit64, DivLit32, DivLit64, DivSlit32, DivSlit64,
         LitAdd32, LitAdd64, LitDiv32, LitDiv64, LitMul32, LitMul64, LitRem32, LitRem64, LitSub32,

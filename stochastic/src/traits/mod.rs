@@ -16,6 +16,7 @@
 mod consts;
 #[cfg(feature = "num-traits")]
 mod num;
+mod containers;
 mod rem;
 #[cfg(feature = "simba")]
 mod simba;

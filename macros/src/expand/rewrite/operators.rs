@@ -86,9 +86,15 @@ impl Rewriter {
             visit_mut::visit_expr_binary_mut(self, b);
             return None;
         }
+        let literal = float_literal(&strip_parens((*b.left).clone())).is_some() || float_literal(&strip_parens((*b.right).clone())).is_some();
         let left = self.operand((*b.left).clone());
         let right = self.operand((*b.right).clone());
         let method = syn::Ident::new(&format!("__fp_{name}"), b.op.span());
+        if literal {
+            // One level more: a literal meeting a container takes its element type
+            // (`fptune::__rt::ElemMulLit`), before any float operator.
+            return Some(wrap_dispatch(span, quote_spanned!(span=> (&&&::fptune::__rt::pair(#left, #right)).#method())));
+        }
         Some(wrap_dispatch(span, quote_spanned!(span=> (&&::fptune::__rt::pair(#left, #right)).#method())))
     }
 
@@ -116,7 +122,7 @@ impl Rewriter {
         wrap_dispatch(span, quote_spanned!(span=>
             let __fptune_rhs = #right;
             let __fptune_place = &mut #place;
-            (&&::fptune::__rt::types(&*__fptune_place, &__fptune_rhs))
+            (&&&::fptune::__rt::types(&*__fptune_place, &__fptune_rhs))
                 .__fp_compound()
                 .#method(__fptune_place, __fptune_rhs)
         ))

@@ -88,6 +88,11 @@ impl Rewriter {
         let store = self.float_place(&a.left) || self.float_valued(&a.right);
         self.visit_expr_mut(&mut a.left);
         self.visit_expr_mut(&mut a.right);
+        if store && target_typed(&a.right) {
+            // `v = it.collect()`: the place's type is the value's, as rustc inferred it in the
+            // original; a store in between would leave it nothing to infer from (E0283).
+            return None;
+        }
         if store && self.inferred_root(&a.left) && simple_place(&a.left) && !branches(&a.right) {
             // The value first, then the place, as `=` evaluates them; the store sees
             // the place (one of run-time format keeps its format, see `Store::store_into`).
@@ -144,11 +149,12 @@ pub(super) fn generic_result(e: &Expr) -> bool {
     }
 }
 
-/// A value whose type its context chooses (`x.into()`, `s.parse()?`, `From::from(x)`, and
+/// A value whose type its context chooses (`x.into()`, `s.parse()?`, `rng.gen()`, `From::from(x)`, and
 /// `unwrap`-like calls on those): a store put around it would leave rustc nothing to choose the
 /// type from. (`collect()` is stored with the place's shape, `Vec<_>`, which types it.)
 fn context_typed(e: &Expr) -> bool {
-    const CHOSEN: [&str; 4] = ["into", "try_into", "parse", "default"];
+    // rand's `gen()` and `sample(..)` too: their type is the place's.
+    const CHOSEN: [&str; 6] = ["into", "try_into", "parse", "default", "gen", "sample"];
     const THROUGH: [&str; 5] = ["unwrap", "expect", "unwrap_or", "unwrap_or_default", "unwrap_or_else"];
     match e {
         Expr::MethodCall(m) if m.turbofish.is_none() && CHOSEN.iter().any(|g| m.method == g) => true,
@@ -160,6 +166,17 @@ fn context_typed(e: &Expr) -> bool {
         Expr::Try(t) => context_typed(&t.expr),
         Expr::Paren(p) => context_typed(&p.expr),
         _ => false,
+    }
+}
+
+/// A value whose type only the place it goes to gives: [`context_typed`], and iterators'
+/// `collect()`, `sum()`, `product()` without a turbofish.
+fn target_typed(e: &Expr) -> bool {
+    const COLLECTED: [&str; 3] = ["collect", "sum", "product"];
+    match e {
+        Expr::MethodCall(m) if m.turbofish.is_none() && COLLECTED.iter().any(|g| m.method == g) => true,
+        Expr::Paren(p) => target_typed(&p.expr),
+        _ => context_typed(e),
     }
 }
 
