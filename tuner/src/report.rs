@@ -314,7 +314,17 @@ pub fn summary(report: &Report) -> String {
         );
     }
     let recheck_seed = f.dsa_recheck_seed.unwrap_or(report.seed.wrapping_add(1));
+    let unchecked: std::collections::BTreeSet<usize> = report.unchecked.iter().copied().collect();
+    let blind = crate::validate::blind(&report.reference, &unchecked);
+    let judged = report.reference.len() - unchecked.len();
     match &f.dsa_recheck_reason {
+        None if judged > 0 && blind.len() == judged => {
+            let _ = writeln!(
+                s,
+                "independent DSA re-check (seed {recheck_seed}): NOT a validation: none of the {judged} checked value(s) carries \
+                 stochastic information (three identical samples: computed exactly or outside DSA); only the native re-check below judges them"
+            );
+        }
         None => {
             let _ = writeln!(s, "independent DSA re-check (seed {recheck_seed}): valid");
         }

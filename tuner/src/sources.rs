@@ -9,7 +9,7 @@
 //! native check of the base: an edit that does not compile is dropped (and said)
 //! ```
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
 use anyhow::Result;
@@ -223,12 +223,33 @@ pub fn prepare(
     sources.apply(edits)?;
     // The elaborated crate must compile natively as the user's does: an edit rustc refuses is
     // dropped (a type printed under a name not in scope there, say), and said.
-    for round in 0..3 {
+    // Three rounds drop the edits rustc names; then every edit of a file that still does not
+    // compile goes (its knobs with them, said), then every edit: fptune's copy never fails where
+    // the user's crate builds.
+    for round in 0..5 {
         scratch.apply_sources(&changed(&sources))?;
         let built = cargo::build(check, &crate::outdir::RunLayout::log(logs, &format!("elaborated-{}", round + 1)))?;
         scratch.restore_all()?;
         if built.success {
             break;
+        }
+        if round >= 3 {
+            let files: BTreeSet<String> = built.errors.iter().filter_map(|e| e.primary()).map(|s| s.file.clone()).collect();
+            let mut edits = std::mem::take(&mut sources.written);
+            let whole = round == 4 || !files.iter().any(|f| edits.contains_key(f));
+            for (file, list) in edits.iter_mut() {
+                if whole || files.contains(file) {
+                    if !list.is_empty() {
+                        sources.dropped.push(format!(
+                            "{file}: fptune's markers and the types it wrote there did not compile ({}), so none is written in that file and its declarations are not knobs",
+                            built.first_error()
+                        ));
+                    }
+                    list.clear();
+                }
+            }
+            sources.apply(edits)?;
+            continue;
         }
         let mut drop: BTreeMap<String, Vec<usize>> = BTreeMap::new();
         for e in &built.errors {
@@ -254,8 +275,11 @@ pub fn prepare(
         }
         if drop.is_empty() {
             let first = built.first_error();
-            sources.dropped.push(format!("the crate with the types fptune wrote does not compile: {first}"));
-            break;
+            sources.dropped.push(format!("the crate with the types fptune wrote does not compile ({first}): nothing is written"));
+            let mut edits = std::mem::take(&mut sources.written);
+            edits.values_mut().for_each(Vec::clear);
+            sources.apply(edits)?;
+            continue;
         }
         let mut edits = std::mem::take(&mut sources.written);
         for (file, idx) in drop {

@@ -453,6 +453,15 @@ fn run_original(lab: &Lab<'_>, r: &Recipe, worker: &Worker, counts: &mut Counts,
     let built = lab.build(r, worker, &start_files, false, &log).map_err(TuneError::internal)?;
     counts.other_builds += 1;
     let Some(exe) = built.executable.clone().filter(|_| built.success) else {
+        if !crate::sources::changed(&r.sources).is_empty() {
+            // The user's crate may well build: what failed is fptune's copy of it.
+            return Err(TuneError::Conversion(anyhow!(
+                "fptune's copy of the crate, with the types and markers it wrote (logs/sources/), does not build: {}; \
+                 run with --auto-in to leave the file out, and report this to fptune\n(full log: {})",
+                built.first_error(),
+                log.display()
+            )));
+        }
         return Err(TuneError::Original(anyhow!(
             "the crate does not build as it is: {}\n(full log: {})",
             built.first_error(),

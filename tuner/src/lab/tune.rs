@@ -89,6 +89,19 @@ pub fn tune_for(lab: &Lab<'_>, prepared: &Prepared, req: &Requirement) -> Result
         ));
     }
 
+    let blind = reference.blind();
+    if !blind.is_empty() {
+        let sites: Vec<String> = blind.iter().map(|&i| reference.records[i].label()).collect();
+        let all = blind.len() + reference.unchecked.len() == reference.len();
+        requirement_warnings.push(format!(
+            "{} checked value(s) have three identical samples in the DSA reference: computed exactly, or by code \
+             fptune did not convert (another crate's, called at f64; an array filled natively), so DSA estimates \
+             none of their digits; they are judged only by agreement with the reference's value{}: {}",
+            blind.len(),
+            if all { ", and no checked value validates the configuration under DSA" } else { "" },
+            sites.join(", ")
+        ));
+    }
     let problem = Problem { units: &prepared.units, start: &prepared.start, ladder: &lab.settings.ladder };
     let options = SearchOptions { jobs: lab.settings.jobs, ..SearchOptions::default() };
     let console = lab.console;

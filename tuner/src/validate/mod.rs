@@ -125,6 +125,31 @@ impl Reference {
     pub fn rule(&self, name: &str) -> Rule {
         self.rules.get(name).copied().unwrap_or_default()
     }
+
+    /// Positions of the judged values that carry no stochastic information ([`blind`]).
+    pub fn blind(&self) -> Vec<usize> {
+        blind(&self.records, &self.unchecked)
+    }
+}
+
+/// Positions of the records (not in `unchecked`) whose three DSA samples are identical: values
+/// computed exactly, or by code the conversion did not reach (another crate's, called at `f64`; an
+/// array filled natively). DSA estimates nothing for them: their 15.95 "exact digits" are the
+/// format's, not a measure. They are judged only by agreement with the reference's value, and a
+/// configuration is not called valid on them alone.
+pub fn blind(records: &[Record], unchecked: &BTreeSet<usize>) -> Vec<usize> {
+    records
+        .iter()
+        .enumerate()
+        .filter(|(i, r)| {
+            !unchecked.contains(i)
+                && r.stochastic
+                && r.samples.len() > 1
+                && r.samples.iter().all(|x| x.is_finite())
+                && r.samples.windows(2).all(|w| w[0].to_bits() == w[1].to_bits())
+        })
+        .map(|(i, _)| i)
+        .collect()
 }
 
 /// A reference value that does not have the digits required of it.

@@ -407,3 +407,18 @@ fn digits_in_common_of_equal_values_is_infinite() {
     assert!((digits_in_common(1.01, 1.0) - 2.0).abs() < 1e-9);
     assert!(agrees(0.0, 0.0, 17.0));
 }
+
+#[test]
+fn values_with_three_identical_samples_are_blind_and_said_apart() {
+    // Issue 44 item 7: a value computed by code the conversion did not reach has three identical
+    // samples, and DSA's 15.95 digits for it are no measure.
+    let records = vec![
+        rec("det", 0, &[56.0, 56.0, 56.0], 15.95),
+        rec("x", 0, &[1.0000001, 1.0000002, 1.0], 6.5),
+        rec("noise", 0, &[-9.8e-16, -9.8e-16, -9.8e-16], 15.95),
+    ];
+    assert_eq!(blind(&records, &BTreeSet::new()), vec![0, 2]);
+    assert_eq!(blind(&records, &BTreeSet::from([2])), vec![0]);
+    let native = Record { stochastic: false, ..rec("n", 0, &[2.0, 2.0, 2.0], 15.95) };
+    assert!(blind(&[native], &BTreeSet::new()).is_empty());
+}
