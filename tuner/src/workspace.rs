@@ -37,14 +37,14 @@ pub struct Workspace {
     /// The package's edition (`2015` crates name other crates through `extern crate`).
     pub edition: String,
     /// Crates the package's build uses, directly or not, whose traits the runtime implements
-    /// behind a feature (`num-traits`, `simba`, `nalgebra`, `ndarray`), read from its `Cargo.lock`.
+    /// behind a feature (`num-traits`, `simba`, `approx`, `nalgebra`, `ndarray`), read from its `Cargo.lock`.
     pub float_trait_crates: Vec<String>,
 }
 
 /// The runtime's features that implement the traits of crates a package uses (`num-traits`,
 /// `simba`), given the names of the packages in its lock file.
 pub fn runtime_features(locked: &[String]) -> Vec<String> {
-    ["num-traits", "simba", "nalgebra", "ndarray"].iter().filter(|f| locked.iter().any(|l| l == *f)).map(|f| f.to_string()).collect()
+    ["num-traits", "simba", "approx", "nalgebra", "ndarray"].iter().filter(|f| locked.iter().any(|l| l == *f)).map(|f| f.to_string()).collect()
 }
 
 /// Where the fptune runtime's sources are, for scratch copies of crates that do not depend on

@@ -12,6 +12,8 @@
 //! instabilities are counted as anywhere else. Where a trait leaves the stochastic world (a
 //! conversion to a primitive number), the value returned is the mean, and the samples are lost.
 
+#[cfg(feature = "approx")]
+mod approx;
 #[cfg(feature = "num-traits")]
 mod consts;
 #[cfg(feature = "num-traits")]
