@@ -21,6 +21,11 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Instant;
 
+#[path = "../tests/common/applied.rs"]
+mod applied;
+
+use applied::Number;
+
 fn main() {
     // A relative `FPTUNE_CORPUS` is read from the workspace root (cargo runs benches in the
     // package's directory).
@@ -127,29 +132,7 @@ fn copy(from: &Path, to: &Path) -> PathBuf {
     to.to_path_buf()
 }
 
-/// A number a run prints.
-#[derive(Clone, Copy, Debug)]
-struct Number {
-    value: f64,
-    /// Whether it reads as a float (a `.`, an exponent, `NaN`, `inf`).
-    float: bool,
-    /// Half a unit of its last printed digit: how far the value printed may be from it.
-    resolution: f64,
-}
-
-/// Half a unit in the last place of a printed number (`4.17e-1`: 0.5e-3).
-fn resolution(token: &str) -> f64 {
-    let t = token.trim_start_matches(['-', '+']);
-    let (mantissa, exponent) = match t.find(['e', 'E']) {
-        Some(p) => (&t[..p], t[p + 1..].parse::<i32>().unwrap_or(0)),
-        None => (t, 0),
-    };
-    let decimals = mantissa.find('.').map_or(0, |p| mantissa.len() - p - 1) as i32;
-    0.5 * 10f64.powi(exponent - decimals)
-}
-
-/// The numbers a run prints (lines naming a time left out), each with whether it reads as a
-/// float (an `f32` of integral value prints as `10548063`: its place is the original's float's).
+/// The numbers the crate at `krate` prints when run natively ([`applied::numbers`]).
 fn printed_floats(krate: &Path, target: &Path) -> Option<Vec<Number>> {
     let out = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
         .args(["run", "--release", "--quiet", "--manifest-path"])
@@ -157,24 +140,7 @@ fn printed_floats(krate: &Path, target: &Path) -> Option<Vec<Number>> {
         .env("CARGO_TARGET_DIR", target)
         .output()
         .ok()?;
-    if !out.status.success() {
-        return None;
-    }
-    let text = String::from_utf8_lossy(&out.stdout);
-    Some(
-        text.lines()
-            .filter(|l| !(l.to_lowercase().contains("time") || l.contains("Mop/s")))
-            .flat_map(|l| l.split(|c: char| c.is_whitespace() || c == ',' || c == '(' || c == ')' || c == '[' || c == ']' || c == '='))
-            .filter_map(|t| {
-                let t = t.trim_end_matches([':', ';']);
-                t.parse::<f64>().ok().map(|value| Number {
-                    value,
-                    float: t.contains(['.', 'e', 'E']) || t.contains("NaN") || t.contains("inf"),
-                    resolution: resolution(t),
-                })
-            })
-            .collect(),
-    )
+    out.status.success().then(|| applied::numbers(&String::from_utf8_lossy(&out.stdout)))
 }
 
 fn tune(krate: &Path, target: &Path, digits: u32, limit: u64, expected: &[Number]) -> Outcome {
@@ -220,48 +186,10 @@ fn tune(krate: &Path, target: &Path, digits: u32, limit: u64, expected: &[Number
     }
     o.valid = match printed_floats(krate, target) {
         None => "does not build or run".into(),
-        Some(got) if got.len() != expected.len() => format!("prints {} numbers, not {}", got.len(), expected.len()),
         Some(got) => {
-            let tolerance = 10f64.powi(-(digits as i32));
-            let unjudged = unjudged_numbers(krate, &report, expected);
-            // The original's floats compared, but those fptune did not judge (fewer exact digits
-            // than required in the reference itself); its integers (counts, indices) only counted.
-            let floats = || {
-                got.iter().zip(expected).enumerate().filter(|(i, (_, e))| e.float && !unjudged.contains(i)).map(|(_, (g, e))| (g.value, e.value))
-            };
-            let off = floats().filter(|(g, e)| !((g - e).abs() <= tolerance * e.abs() || g == e)).count();
-            let compared = floats().count();
-            let judged = if unjudged.is_empty() { String::new() } else { format!(", {} not judged", unjudged.len()) };
-            if off == 0 { format!("yes{judged}") } else { format!("no ({off} of {compared} off{judged})") }
+            let unjudged = applied::unjudged_numbers(krate, &report, expected);
+            applied::verdict(&got, expected, digits, &unjudged).unwrap_or_else(|why| why)
         }
     };
     o
-}
-
-/// The positions in `expected` (the original's printed numbers) of the values fptune did not
-/// judge (report.json's `unchecked`, positions of its records): each record is the next printed
-/// number its native value (the original's run, `logs/original.jsonl`) prints as.
-fn unjudged_numbers(krate: &Path, report: &serde_json::Value, expected: &[Number]) -> std::collections::BTreeSet<usize> {
-    let unchecked: std::collections::BTreeSet<u64> = report["unchecked"].as_array().map(|a| a.iter().filter_map(|v| v.as_u64()).collect()).unwrap_or_default();
-    let mut out = std::collections::BTreeSet::new();
-    if unchecked.is_empty() {
-        return out;
-    }
-    let Ok(original) = std::fs::read_to_string(krate.join("fptune.out/logs/original.jsonl")) else { return out };
-    let values: Vec<f64> = original
-        .lines()
-        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
-        .filter_map(|r| r["samples"].as_array().and_then(|s| s.first()).and_then(|v| v.as_f64()))
-        .collect();
-    let mut next = 0;
-    for (k, v) in values.iter().enumerate() {
-        let Some(j) = (next..expected.len()).find(|&j| (expected[j].value - v).abs() <= expected[j].resolution * 1.000001 + 1e-12 * v.abs()) else {
-            continue;
-        };
-        if unchecked.contains(&(k as u64)) {
-            out.insert(j);
-        }
-        next = j + 1;
-    }
-    out
 }

@@ -2,6 +2,8 @@
 
 #![allow(dead_code)] // each test binary uses its own part
 
+pub mod applied;
+
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
