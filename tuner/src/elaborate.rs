@@ -147,18 +147,21 @@ pub fn writable(ty: &str) -> bool {
     writable_type(&parsed)
 }
 
+/// The type names rustc prints that every module sees, so that they are written as printed: the
+/// primitives and the prelude's `Vec`, `Option`, `Box`, `String`.
+pub const IN_SCOPE: [&str; 21] = [
+    "f64", "f32", "i8", "i16", "i32", "i64", "i128", "isize", "u8", "u16", "u32", "u64", "u128", "usize", "bool", "char",
+    "str", "Vec", "Option", "Box", "String",
+];
+
 fn writable_type(ty: &syn::Type) -> bool {
-    const NAMES: [&str; 20] = [
-        "f64", "f32", "i8", "i16", "i32", "i64", "i128", "isize", "u8", "u16", "u32", "u64", "u128", "usize", "bool",
-        "char", "str", "Vec", "Option", "Box",
-    ];
     match ty {
         syn::Type::Path(p) => {
             p.qself.is_none()
                 && p.path.leading_colon.is_none()
                 && p.path.segments.len() == 1
                 && p.path.segments.iter().all(|s| {
-                    (NAMES.contains(&s.ident.to_string().as_str()) || s.ident == "String")
+                    IN_SCOPE.contains(&s.ident.to_string().as_str())
                         && match &s.arguments {
                             syn::PathArguments::None => true,
                             syn::PathArguments::AngleBracketed(a) => a.args.iter().all(|g| match g {

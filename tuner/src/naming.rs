@@ -28,11 +28,11 @@ use serde::{Deserialize, Serialize};
 use crate::cargo::{self, BuildOptions};
 use crate::scratch::Scratch;
 
-/// The names every module sees (the primitives, the prelude's types), written as printed.
-const IN_SCOPE: [&str; 22] = [
-    "f64", "f32", "i8", "i16", "i32", "i64", "i128", "isize", "u8", "u16", "u32", "u64", "u128", "usize", "bool", "char",
-    "str", "Vec", "Option", "Box", "String", "Result",
-];
+/// Whether a printed path names a type every module sees ([`crate::elaborate::IN_SCOPE`], and the
+/// prelude's `Result`), which needs no path.
+fn in_scope(key: &str) -> bool {
+    crate::elaborate::IN_SCOPE.contains(&key) || key == "Result"
+}
 
 /// Where a crate root's names live: printed path (`Matrix`, `geo::C`) -> a path that names it
 /// anywhere in that crate (`::nalgebra::Matrix`, `crate::geo::C`).
@@ -71,7 +71,7 @@ fn collect(ty: &syn::Type, out: &mut BTreeSet<String>) {
     match ty {
         syn::Type::Path(p) if p.qself.is_none() => {
             let key = path_key(&p.path);
-            if !IN_SCOPE.contains(&key.as_str()) {
+            if !in_scope(&key) {
                 out.insert(key);
             }
             for seg in &p.path.segments {
@@ -118,7 +118,7 @@ fn write(ty: &syn::Type, file: &str, names: &Names) -> Option<String> {
     match ty {
         syn::Type::Path(p) if p.qself.is_none() => {
             let key = path_key(&p.path);
-            let head = if IN_SCOPE.contains(&key.as_str()) { key } else { names.path(file, &key)?.to_string() };
+            let head = if in_scope(&key) { key } else { names.path(file, &key)?.to_string() };
             let segs = &p.path.segments;
             if segs.iter().take(segs.len() - 1).any(|s| !s.arguments.is_none()) {
                 return None;
@@ -194,7 +194,7 @@ fn scan(tokens: proc_macro2::TokenStream, out: &mut BTreeSet<String>) {
                 let before_colons = matches!((list.get(i + 1), list.get(i + 2)), (Some(TokenTree::Punct(a)), Some(TokenTree::Punct(b))) if a.as_char() == ':' && b.as_char() == ':');
                 let after_colons = i >= 2 && matches!((&list[i - 2], &list[i - 1]), (TokenTree::Punct(a), TokenTree::Punct(b)) if a.as_char() == ':' && b.as_char() == ':');
                 let extern_crate = i >= 2 && matches!((&list[i - 2], &list[i - 1]), (TokenTree::Ident(a), TokenTree::Ident(b)) if a == "extern" && b == "crate");
-                if first_char_lower && ((before_colons && !after_colons) || extern_crate) && !IN_SCOPE.contains(&name.as_str()) {
+                if first_char_lower && ((before_colons && !after_colons) || extern_crate) && !in_scope(&name) {
                     out.insert(name);
                 }
             }

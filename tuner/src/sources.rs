@@ -222,10 +222,9 @@ pub fn prepare(
     }
     sources.apply(edits)?;
     // The elaborated crate must compile natively as the user's does: an edit rustc refuses is
-    // dropped (a type printed under a name not in scope there, say), and said.
-    // Three rounds drop the edits rustc names; then every edit of a file that still does not
-    // compile goes (its knobs with them, said), then every edit: fptune's copy never fails where
-    // the user's crate builds.
+    // dropped (a type printed under a name not in scope there, say), and said. Three rounds drop
+    // the edits rustc names; then every edit of the files it names goes (their knobs with them,
+    // said), then every edit: fptune's copy never fails where the user's crate builds.
     for round in 0..5 {
         scratch.apply_sources(&changed(&sources))?;
         let built = cargo::build(check, &crate::outdir::RunLayout::log(logs, &format!("elaborated-{}", round + 1)))?;
@@ -233,55 +232,21 @@ pub fn prepare(
         if built.success {
             break;
         }
-        if round >= 3 {
-            let files: BTreeSet<String> = built.errors.iter().filter_map(|e| e.primary()).map(|s| s.file.clone()).collect();
-            let mut edits = std::mem::take(&mut sources.written);
-            let whole = round == 4 || !files.iter().any(|f| edits.contains_key(f));
-            for (file, list) in edits.iter_mut() {
-                if whole || files.contains(file) {
-                    if !list.is_empty() {
-                        sources.dropped.push(format!(
-                            "{file}: fptune's markers and the types it wrote there did not compile ({}), so none is written in that file and its declarations are not knobs",
-                            built.first_error()
-                        ));
-                    }
-                    list.clear();
-                }
-            }
-            sources.apply(edits)?;
-            continue;
-        }
-        let mut drop: BTreeMap<String, Vec<usize>> = BTreeMap::new();
-        for e in &built.errors {
-            let Some(span) = e.primary() else { continue };
-            let (Some(a), Some(b)) = (span.byte_start, span.byte_end) else { continue };
-            let Some(s) = sources.splices.get(&span.file) else { continue };
-            let base = sources.base.iter().find(|(r, _)| *r == span.file).map(|(_, t)| t.as_str()).unwrap_or_default();
-            // The edit the error is in; else the last one before it on its line (a marker in
-            // front of the declaration rustc refuses); else the last item marker before it (the
-            // item whose expansion rustc refuses); else every edit of the file.
-            let line_start = base[..a.min(base.len())].rfind('\n').map_or(0, |i| i + 1);
-            let kinds = sources.written.get(&span.file).map(Vec::as_slice).unwrap_or_default();
-            let marker = |i: usize| matches!(kinds.get(i), Some((_, Written::Marker)));
-            let hit: Vec<usize> = s
-                .placed
-                .iter()
-                .position(|&(ps, pe)| ps < b.max(a + 1) && a < pe)
-                .or_else(|| s.placed.iter().rposition(|&(ps, pe)| line_start <= ps && pe <= a))
-                .or_else(|| (0..s.placed.len()).filter(|&i| marker(i) && s.placed[i].1 <= a).max_by_key(|&i| s.placed[i].1))
-                .map_or_else(|| (0..s.placed.len()).collect(), |i| vec![i]);
-            sources.dropped.push(format!("{}: {e}", span.place()));
-            drop.entry(span.file.clone()).or_default().extend(hit);
-        }
-        if drop.is_empty() {
-            let first = built.first_error();
-            sources.dropped.push(format!("the crate with the types fptune wrote does not compile ({first}): nothing is written"));
-            let mut edits = std::mem::take(&mut sources.written);
-            edits.values_mut().for_each(Vec::clear);
-            sources.apply(edits)?;
-            continue;
-        }
+        let drop = if round < 3 { named_edits(&mut sources, &built) } else { BTreeMap::new() };
         let mut edits = std::mem::take(&mut sources.written);
+        if drop.is_empty() {
+            // The fourth round, the files rustc names; else (an error near no edit, or the last
+            // round) every file.
+            let named: BTreeSet<String> = built.errors.iter().filter_map(|e| e.primary()).map(|s| s.file.clone()).collect();
+            let whole = round != 3 || !named.iter().any(|f| edits.contains_key(f));
+            for (file, list) in edits.iter_mut().filter(|(f, l)| !l.is_empty() && (whole || named.contains(*f))) {
+                let why = built.errors.iter().find(|e| e.primary().is_some_and(|s| s.file == *file)).map_or_else(|| built.first_error(), ToString::to_string);
+                sources.dropped.push(format!(
+                    "{file}: fptune's markers and the types it wrote there did not compile ({why}), so none is written in that file and its declarations are not knobs"
+                ));
+                list.clear();
+            }
+        }
         for (file, idx) in drop {
             if let Some(list) = edits.get_mut(&file) {
                 let mut i = 0;
@@ -294,6 +259,34 @@ pub fn prepare(
         sources.apply(edits)?;
     }
     Ok(sources)
+}
+
+/// The edits of `sources` that `built`'s errors are in, per file (by index in
+/// [`Sources::written`]), each error said in [`Sources::dropped`]: the edit the error is in; else
+/// the last one before it on its line (a marker in front of the declaration rustc refuses); else
+/// the last item marker before it (the item whose expansion rustc refuses); else every edit of
+/// the file.
+fn named_edits(sources: &mut Sources, built: &cargo::BuildResult) -> BTreeMap<String, Vec<usize>> {
+    let mut drop: BTreeMap<String, Vec<usize>> = BTreeMap::new();
+    for e in &built.errors {
+        let Some(span) = e.primary() else { continue };
+        let (Some(a), Some(b)) = (span.byte_start, span.byte_end) else { continue };
+        let Some(s) = sources.splices.get(&span.file) else { continue };
+        let base = sources.base.iter().find(|(r, _)| *r == span.file).map(|(_, t)| t.as_str()).unwrap_or_default();
+        let line_start = base[..a.min(base.len())].rfind('\n').map_or(0, |i| i + 1);
+        let kinds = sources.written.get(&span.file).map(Vec::as_slice).unwrap_or_default();
+        let marker = |i: usize| matches!(kinds.get(i), Some((_, Written::Marker)));
+        let hit: Vec<usize> = s
+            .placed
+            .iter()
+            .position(|&(ps, pe)| ps < b.max(a + 1) && a < pe)
+            .or_else(|| s.placed.iter().rposition(|&(ps, pe)| line_start <= ps && pe <= a))
+            .or_else(|| (0..s.placed.len()).filter(|&i| marker(i) && s.placed[i].1 <= a).max_by_key(|&i| s.placed[i].1))
+            .map_or_else(|| (0..s.placed.len()).collect(), |i| vec![i]);
+        sources.dropped.push(format!("{}: {e}", span.place()));
+        drop.entry(span.file.clone()).or_default().extend(hit);
+    }
+    drop
 }
 
 /// The files whose base differs from the user's text.

@@ -42,7 +42,7 @@ pub struct Workspace {
 }
 
 /// The runtime's features that implement the traits of crates a package uses (`num-traits`,
-/// `simba`), given the names of the packages in its lock file.
+/// `simba`, `approx`, `nalgebra`, `ndarray`), given the names of the packages in its lock file.
 pub fn runtime_features(locked: &[String]) -> Vec<String> {
     ["num-traits", "simba", "approx", "nalgebra", "ndarray"].iter().filter(|f| locked.iter().any(|l| l == *f)).map(|f| f.to_string()).collect()
 }

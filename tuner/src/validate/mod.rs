@@ -145,8 +145,8 @@ pub fn blind(records: &[Record], unchecked: &BTreeSet<usize>) -> Vec<usize> {
             !unchecked.contains(i)
                 && r.stochastic
                 && r.samples.len() > 1
-                && r.samples.iter().all(|x| x.is_finite())
-                && r.samples.windows(2).all(|w| w[0].to_bits() == w[1].to_bits())
+                && is_finite(r)
+                && identical(&r.samples)
         })
         .map(|(i, _)| i)
         .collect()
@@ -337,8 +337,13 @@ fn is_finite(r: &Record) -> bool {
     r.samples.iter().all(|x| x.is_finite()) && r.mean().is_finite()
 }
 
+/// Whether the samples are the same bits.
+fn identical(samples: &[f64]) -> bool {
+    samples.windows(2).all(|w| w[0].to_bits() == w[1].to_bits())
+}
+
 fn samples_text(samples: &[f64]) -> String {
-    if samples.windows(2).all(|w| w[0].to_bits() == w[1].to_bits()) {
+    if identical(samples) {
         samples.first().map(|x| x.to_string()).unwrap_or_default()
     } else {
         format!("[{}]", samples.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(", "))

@@ -6,7 +6,7 @@
 use std::collections::BTreeSet;
 
 use proc_macro2::TokenStream;
-use quote::{quote_spanned, ToTokens};
+use quote::{quote, quote_spanned, ToTokens};
 use syn::spanned::Spanned;
 use syn::visit_mut::{self, VisitMut};
 use syn::{parse_quote_spanned, BinOp, Expr, Type, UnOp};
@@ -86,16 +86,13 @@ impl Rewriter {
             visit_mut::visit_expr_binary_mut(self, b);
             return None;
         }
-        let literal = float_literal(&strip_parens((*b.left).clone())).is_some() || float_literal(&strip_parens((*b.right).clone())).is_some();
+        // With a literal operand, one level more: a literal meeting a container takes its
+        // element type (`fptune::__rt::ElemMulLit`), before any float operator.
+        let refs = if float_literal(&b.left).is_some() || float_literal(&b.right).is_some() { quote!(&&&) } else { quote!(&&) };
         let left = self.operand((*b.left).clone());
         let right = self.operand((*b.right).clone());
         let method = syn::Ident::new(&format!("__fp_{name}"), b.op.span());
-        if literal {
-            // One level more: a literal meeting a container takes its element type
-            // (`fptune::__rt::ElemMulLit`), before any float operator.
-            return Some(wrap_dispatch(span, quote_spanned!(span=> (&&&::fptune::__rt::pair(#left, #right)).#method())));
-        }
-        Some(wrap_dispatch(span, quote_spanned!(span=> (&&::fptune::__rt::pair(#left, #right)).#method())))
+        Some(wrap_dispatch(span, quote_spanned!(span=> (#refs ::fptune::__rt::pair(#left, #right)).#method())))
     }
 
     /// `a < b`: compared in the operands' common format.
