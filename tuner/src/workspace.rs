@@ -39,12 +39,33 @@ pub struct Workspace {
     /// Crates the package's build uses, directly or not, whose traits the runtime implements
     /// behind a feature (`num-traits`, `simba`, `approx`, `nalgebra`, `ndarray`), read from its `Cargo.lock`.
     pub float_trait_crates: Vec<String>,
+    /// Crates it uses at a version whose traits the runtime does not implement: said to the user.
+    pub trait_crate_warnings: Vec<String>,
 }
 
-/// The runtime's features that implement the traits of crates a package uses (`num-traits`,
-/// `simba`, `approx`, `nalgebra`, `ndarray`), given the names of the packages in its lock file.
-pub fn runtime_features(locked: &[String]) -> Vec<String> {
-    ["num-traits", "simba", "approx", "nalgebra", "ndarray"].iter().filter(|f| locked.iter().any(|l| l == *f)).map(|f| f.to_string()).collect()
+/// The crates whose traits the runtime implements behind a feature of the same name, and the
+/// version it implements them for (the runtime's own dependency on each).
+const TRAIT_CRATES: [(&str, &str); 6] =
+    [("num-traits", "0.2"), ("simba", "0.9"), ("approx", "0.5"), ("nalgebra", "0.33"), ("ndarray", "0.16"), ("num-complex", "0.4")];
+
+/// The runtime's features that implement the traits of crates a package uses, given the packages
+/// (name, version) in its lock file; and, for a crate it uses only at another version (whose
+/// types the runtime's impls do not reach), a warning that says so.
+pub fn runtime_features(locked: &[(String, String)]) -> (Vec<String>, Vec<String>) {
+    let (mut features, mut warnings) = (Vec::new(), Vec::new());
+    for (name, supported) in TRAIT_CRATES {
+        let versions: Vec<&str> = locked.iter().filter(|(n, _)| n == name).map(|(_, v)| v.as_str()).collect();
+        if versions.iter().any(|v| *v == supported || v.starts_with(&format!("{supported}."))) {
+            features.push(name.to_string());
+        } else if let Some(v) = versions.first() {
+            warnings.push(format!(
+                "the crate uses {name} {v}, and fptune's runtime implements {name} {supported}'s traits: values of \
+                 {name} {v}'s types cannot hold fptune's floats, so what meets them stays f64 (with {name} \
+                 {supported}, they are tuned too)"
+            ));
+        }
+    }
+    (features, warnings)
 }
 
 /// Where the fptune runtime's sources are, for scratch copies of crates that do not depend on
@@ -63,10 +84,21 @@ pub fn runtime_dir() -> Result<PathBuf> {
     })
 }
 
-/// The package names a `Cargo.lock` holds.
-fn locked_packages(lock: &Path) -> Vec<String> {
+/// The packages a `Cargo.lock` holds: name and version (each `[[package]]` names its `name`, then
+/// its `version`).
+fn locked_packages(lock: &Path) -> Vec<(String, String)> {
     let Ok(text) = std::fs::read_to_string(lock) else { return Vec::new() };
-    text.lines().filter_map(|l| l.strip_prefix("name = \"").and_then(|r| r.strip_suffix('"'))).map(str::to_string).collect()
+    let field = |l: &str, key: &str| l.strip_prefix(key).and_then(|r| r.strip_prefix(" = \"")).and_then(|r| r.strip_suffix('"')).map(str::to_string);
+    let mut out = Vec::new();
+    let mut name = None;
+    for l in text.lines() {
+        if let Some(n) = field(l, "name") {
+            name = Some(n);
+        } else if let (Some(v), Some(n)) = (field(l, "version"), name.take()) {
+            out.push((n, v));
+        }
+    }
+    out
 }
 
 /// What to run: a binary or an example.
@@ -119,7 +151,9 @@ impl Workspace {
             .collect();
         let mut locked = locked_packages(&root.join("Cargo.lock"));
         locked.extend(locked_packages(&meta.workspace_root.clone().into_std_path_buf().join("Cargo.lock")));
-        let float_trait_crates = runtime_features(&locked);
+        // A crate never built has no lock file: its own dependencies, at the version they ask.
+        locked.extend(package.dependencies.iter().map(|d| (d.name.clone(), d.req.to_string().trim_start_matches(['^', '=', '~', ' ']).to_string())));
+        let (float_trait_crates, trait_crate_warnings) = runtime_features(&locked);
         Ok(Workspace {
             name: package.name.to_string(),
             root,
@@ -138,6 +172,7 @@ impl Workspace {
             roots,
             edition: package.edition.to_string(),
             float_trait_crates,
+            trait_crate_warnings,
         })
     }
 
@@ -260,6 +295,25 @@ pub fn path_dependency_dirs(dir: &Path) -> Vec<PathBuf> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn runtime_features_follow_the_versions_the_runtime_implements_and_say_the_others() {
+        let p = |n: &str, v: &str| (n.to_string(), v.to_string());
+        let (features, warnings) = runtime_features(&[p("nalgebra", "0.33.3"), p("simba", "0.9.1"), p("num-traits", "0.2.19"), p("ndarray", "0.15.6")]);
+        assert_eq!(features, ["num-traits", "simba", "nalgebra"]);
+        assert_eq!(warnings.len(), 1, "{warnings:?}");
+        assert!(warnings[0].contains("ndarray 0.15.6") && warnings[0].contains("ndarray 0.16"), "{warnings:?}");
+        // A manifest's requirement, `0.33` from `^0.33`, is a version of the line.
+        assert_eq!(runtime_features(&[p("nalgebra", "0.33")]).0, ["nalgebra"]);
+    }
+
+    #[test]
+    fn a_lock_file_gives_each_package_its_version() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let lock = dir.path().join("Cargo.lock");
+        std::fs::write(&lock, "version = 4\n\n[[package]]\nname = \"approx\"\nversion = \"0.5.1\"\nsource = \"x\"\n\n[[package]]\nname = \"nalgebra\"\nversion = \"0.30.1\"\n").expect("write");
+        assert_eq!(locked_packages(&lock), [("approx".to_string(), "0.5.1".to_string()), ("nalgebra".to_string(), "0.30.1".to_string())]);
+    }
 
     #[test]
     fn a_path_dependency_on_fptune_brings_its_macro_syntax_and_spec_crates() {

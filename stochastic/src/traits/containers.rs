@@ -1,15 +1,28 @@
-//! The ecosystem's containers as containers of fptune's floats: [`Elements`] (a literal that
-//! meets one takes its element type: `v /= 2.0`) for nalgebra's `Matrix` (feature `nalgebra`)
-//! and ndarray's `ArrayBase` (feature `ndarray`), and ndarray's `ScalarOperand`, which its
-//! operators between an array and a scalar ask of the scalar (`&a * x`), for every float type
-//! the builds write: stochastic values, probes, knobs.
+//! The ecosystem's containers as containers of fptune's floats, for nalgebra's `Matrix` (feature
+//! `nalgebra`), ndarray's `ArrayBase` (feature `ndarray`) and num-complex's `Complex` (feature
+//! `num-complex`):
+//!
+//! - [`Elements`]: a literal that meets one takes its element type (`v /= 2.0`, `z * 0.5`);
+//! - `Checkable`: a printed one (`println!("{}", m)`) is a checked result, element by element in
+//!   iteration order (a complex number as its real, then imaginary part);
+//! - ndarray's `ScalarOperand`, which its operators between an array and a scalar ask of the
+//!   scalar (`&a * x`), for every float type the builds write: stochastic values, probes, knobs.
 
+#[allow(unused_imports)]
+use crate::check::{Checkable, Record};
 #[allow(unused_imports)]
 use crate::rt::{Elements, FromLit};
 
 #[cfg(feature = "nalgebra")]
 impl<T: FromLit, R, C, S> Elements for nalgebra::Matrix<T, R, C, S> {
     type Elem = T;
+}
+
+#[cfg(feature = "nalgebra")]
+impl<T: Checkable + nalgebra::Scalar, R: nalgebra::Dim, C: nalgebra::Dim, S: nalgebra::RawStorage<T, R, C>> Checkable for nalgebra::Matrix<T, R, C, S> {
+    fn visit(&self, f: &mut dyn FnMut(Record)) {
+        self.iter().for_each(|x| x.visit(f));
+    }
 }
 
 #[cfg(feature = "nalgebra")]
@@ -26,9 +39,37 @@ where
 }
 
 #[cfg(feature = "ndarray")]
+impl<S: ndarray::Data, D: ndarray::Dimension> Checkable for ndarray::ArrayBase<S, D>
+where
+    S::Elem: Checkable,
+{
+    fn visit(&self, f: &mut dyn FnMut(Record)) {
+        self.iter().for_each(|x| x.visit(f));
+    }
+}
+
+#[cfg(feature = "ndarray")]
 crate::rt::elem_lit_impls!([S: ndarray::RawData, D] ndarray::ArrayBase<S, D>);
 #[cfg(feature = "ndarray")]
 crate::rt::elem_lit_impls!(['a, S: ndarray::RawData, D] &'a ndarray::ArrayBase<S, D>);
+
+#[cfg(feature = "num-complex")]
+impl<T: FromLit> Elements for num_complex::Complex<T> {
+    type Elem = T;
+}
+
+#[cfg(feature = "num-complex")]
+impl<T: Checkable> Checkable for num_complex::Complex<T> {
+    fn visit(&self, f: &mut dyn FnMut(Record)) {
+        self.re.visit(f);
+        self.im.visit(f);
+    }
+}
+
+#[cfg(feature = "num-complex")]
+crate::rt::elem_lit_impls!([T: FromLit] num_complex::Complex<T>);
+#[cfg(feature = "num-complex")]
+crate::rt::elem_lit_impls!(['a, T: FromLit] &'a num_complex::Complex<T>);
 
 #[cfg(feature = "ndarray")]
 mod scalar_operand {

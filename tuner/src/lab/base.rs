@@ -18,7 +18,7 @@ impl Lab<'_> {
     /// zero-touch markers (`--auto`, where the crate marks no knob), the knobs and checks found
     /// there: the recipe they start, and warnings.
     pub(super) fn prepare_sources(&self) -> Result<(Recipe, Vec<String>), TuneError> {
-        let mut warnings = Vec::new();
+        let mut warnings = self.ws.trait_crate_warnings.clone();
         let auto = self.settings.auto && self.user.knobs.is_empty() && self.user.untyped.is_empty();
         let user = Sources::plain(self.user.sources.clone());
         let auto_files: Vec<String> = if auto {

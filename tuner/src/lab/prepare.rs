@@ -493,10 +493,19 @@ fn run_original(lab: &Lab<'_>, r: &Recipe, worker: &Worker, counts: &mut Counts,
     let original_run_seconds = ran.elapsed.as_secs_f64();
     let original_records = validate::read_records(&out).map_err(TuneError::internal)?;
     if original_records.is_empty() {
+        // A value printed whole (a matrix) is checked only where the runtime implements its type.
+        let versions: String = lab.ws.trait_crate_warnings.iter().map(|w| format!("\n  {w}")).collect();
         return Err(TuneError::Usage(anyhow!(
-            "the original program ran but checked no value: {} with the arguments {:?} (give them with --args)",
-            if r.printed { "it printed no float (print!, println!, write!, writeln!), and no fptune::check! was reached" } else { "its fptune::check! calls were not reached" },
-            lab.settings.args
+            "the original program ran but checked no value: {} with the arguments {:?} (give them with --args){}",
+            if r.printed {
+                "it printed no float (print!, println!, write!, writeln!; a float, a Vec, array or slice of them, or a \
+                 nalgebra matrix, ndarray array or num-complex number of the versions fptune's runtime implements), and \
+                 no fptune::check! was reached"
+            } else {
+                "its fptune::check! calls were not reached"
+            },
+            lab.settings.args,
+            versions
         )));
     }
     // A `--digits-for` name no check has is a typo: said now, not after the preparation.
