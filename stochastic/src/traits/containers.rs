@@ -82,3 +82,54 @@ mod scalar_operand {
     impl<F: Format, const K: u32> ndarray::ScalarOperand for Probe<F, K> {}
     impl<F: 'static, const K: u32, V: DynFloat + 'static> ndarray::ScalarOperand for Knob<F, K, V> where Knob<F, K, V>: Clone {}
 }
+
+/// The heals' conversions ([`crate::heal`]) of a container of floats, part by part: a value that
+/// enters stochastic arithmetic from code at `f64`, or leaves it for such code.
+mod heals {
+    #[allow(unused_imports)]
+    use crate::heal::{ToNative, ToStochastic};
+
+    macro_rules! container_heal {
+        ($Trait:ident, $method:ident) => {
+            #[cfg(feature = "num-complex")]
+            impl<T: $Trait> $Trait for num_complex::Complex<T> {
+                type Out = num_complex::Complex<T::Out>;
+                #[inline(always)]
+                fn $method(self) -> Self::Out {
+                    num_complex::Complex::new(self.re.$method(), self.im.$method())
+                }
+            }
+
+            #[cfg(feature = "nalgebra")]
+            impl<T, R, C, S> $Trait for nalgebra::Matrix<T, R, C, S>
+            where
+                T: nalgebra::Scalar + $Trait,
+                T::Out: nalgebra::Scalar,
+                R: nalgebra::Dim,
+                C: nalgebra::Dim,
+                S: nalgebra::RawStorage<T, R, C>,
+                nalgebra::DefaultAllocator: nalgebra::allocator::Allocator<R, C>,
+            {
+                type Out = nalgebra::OMatrix<T::Out, R, C>;
+                fn $method(self) -> Self::Out {
+                    self.map(|x| x.$method())
+                }
+            }
+
+            #[cfg(feature = "ndarray")]
+            impl<A, S, D> $Trait for ndarray::ArrayBase<S, D>
+            where
+                A: Clone + $Trait,
+                S: ndarray::Data<Elem = A>,
+                D: ndarray::Dimension,
+            {
+                type Out = ndarray::Array<A::Out, D>;
+                fn $method(self) -> Self::Out {
+                    self.mapv(|x| x.$method())
+                }
+            }
+        };
+    }
+    container_heal!(ToStochastic, to_stochastic);
+    container_heal!(ToNative, to_native);
+}
