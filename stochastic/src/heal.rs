@@ -207,6 +207,21 @@ macro_rules! containers {
                 (self.0.$method(), self.1.$method())
             }
         }
+        // A range of floats (`rng.gen_range(-5.0..=5.0)`, bounds that became knobs) given to code
+        // that takes `f64`'s.
+        impl<T: $Trait> $Trait for std::ops::Range<T> {
+            type Out = std::ops::Range<T::Out>;
+            fn $method(self) -> Self::Out {
+                self.start.$method()..self.end.$method()
+            }
+        }
+        impl<T: $Trait> $Trait for std::ops::RangeInclusive<T> {
+            type Out = std::ops::RangeInclusive<T::Out>;
+            fn $method(self) -> Self::Out {
+                let (start, end) = self.into_inner();
+                start.$method()..=end.$method()
+            }
+        }
         impl<A: $Trait, B: $Trait, C: $Trait> $Trait for (A, B, C) {
             type Out = (A::Out, B::Out, C::Out);
             fn $method(self) -> Self::Out {
@@ -265,6 +280,11 @@ mod tests {
         assert_eq!(back, [0.1, 2.0]);
         let t: (Sf32, Option<Sf64>) = to_stochastic((1.5f32, Some(0.25)));
         assert_eq!(to_native(t), (1.5f32, Some(0.25)));
+        // Issue 44 item 8: `rng.gen_range(-5.0..=5.0)` whose bounds became stochastic.
+        let r: std::ops::RangeInclusive<Sf64> = to_stochastic(-5.0..=5.0);
+        assert_eq!(to_native(r), -5.0..=5.0);
+        let h: std::ops::Range<f32> = to_native(to_stochastic(0.5f32..1.5));
+        assert_eq!(h, 0.5..1.5);
         let r: Result<[Sf64; 2], ()> = to_stochastic(Ok([1.0, 3.0]));
         assert_eq!(to_native(r), Ok([1.0, 3.0]));
         const C: Sf64 = Sf64::constant(0.5);
