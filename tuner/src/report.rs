@@ -111,7 +111,13 @@ pub fn write(settings: &Settings, ws: &Workspace, tuned: &Tuned) -> Result<Repor
                 .or_else(|| tuned.search.evidence.iter().find(|e| e.unit == unit).map(evidence_text))
                 .or_else(|| {
                     tuned.units[unit].pinned.as_ref().map(|p| {
-                        if p.contains(" it meets `") && tuned.auto {
+                        if p.contains(" it meets `the operator ") {
+                            // An operator between it and a type of another crate the runtime's
+                            // features do not reach (at that crate's version).
+                            format!(
+                                "rustc requires its type to stay: {p}, whose other operand is of a type fptune's floats cannot enter (another crate's, at a version fptune's runtime does not implement, or a trait of yours implemented for `f64` only)"
+                            )
+                        } else if p.contains(" it meets `") && tuned.auto {
                             // Every declaration is a knob already: the type is written elsewhere.
                             format!(
                                 "rustc requires its type to stay: {p}, which no declaration of the crate holds (a suffixed literal such as `1f64`, a cast, a trait impl's or another crate's signature: write it as the knob's type to lower both)"

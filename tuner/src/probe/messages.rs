@@ -197,3 +197,42 @@ pub(super) fn operator_headline(message: &str) -> bool {
 pub(super) fn quoted(message: &str) -> Vec<&str> {
     message.split('`').skip(1).step_by(2).collect()
 }
+
+/// What a trial's error says a unit meets, in the user's words: the type on the other side of
+/// an `expected`/`found` pair that is no probe; else the operator an fptune dispatch method stands
+/// for (`__fp_add` is `+`); else the first type or name the headline quotes; else the headline.
+/// fptune's own paths (`fptune::__rt::`) are left out, as the user never wrote them.
+pub(super) fn meets_in_user_words(message: &str, rendered: &str) -> String {
+    let tidy = |s: &str| s.replace("fptune::__rt::", "");
+    let other = expected_found(&strip_ansi(rendered)).into_iter().flat_map(|(e, f)| [e, f]).find(|t| !t.contains("Probe<") && !t.contains("Knob<"));
+    if let Some(t) = other {
+        return tidy(&t);
+    }
+    match quoted(message).first() {
+        Some(q) => match q.strip_prefix("__fp_") {
+            Some(op) => operator_symbol(op).map_or_else(|| op.to_string(), |s| format!("the operator {s}")),
+            None => tidy(q),
+        },
+        None => message.to_string(),
+    }
+}
+
+/// The operator an fptune dispatch method (`__fp_add`, `__fp_compound`) stands for.
+fn operator_symbol(method: &str) -> Option<&'static str> {
+    Some(match method {
+        "add" => "+",
+        "sub" => "-",
+        "mul" => "*",
+        "div" => "/",
+        "rem" => "%",
+        "eq" => "==",
+        "ne" => "!=",
+        "lt" => "<",
+        "le" => "<=",
+        "gt" => ">",
+        "ge" => ">=",
+        "compound" => "op= (a compound assignment)",
+        "store_into" => "= (an assignment)",
+        _ => return None,
+    })
+}

@@ -6,7 +6,7 @@ use crate::model::{FloatFormat, Knob, Unit};
 
 use super::couplings::{couplings, Couplings};
 use super::diagnostic::DiagnosticLike;
-use super::messages::quoted;
+use super::messages::meets_in_user_words;
 use super::sources::{plain_type, probe_type, rewrite};
 use crate::leaves::SourceError;
 use super::units::{units, units_without_16bit};
@@ -172,7 +172,7 @@ impl Probing {
             let Some(&first) = knobs.iter().min() else { continue };
             match errors.iter().find(|e| places.contains(&e.place())) {
                 Some(e) => {
-                    let meets = quoted(&e.message).first().map_or_else(|| e.message.clone(), |q| q.to_string());
+                    let meets = meets_in_user_words(&e.message, &e.rendered);
                     let list = if trial.format >= FloatFormat::F32 { &mut self.learned.pinned } else { &mut self.learned.no_16bit };
                     Couplings::pin(list, first, &e.place(), &meets);
                     self.learned.unexplained.retain(|u| !places.contains(&u.place));

@@ -547,3 +547,15 @@ fn units_a_32_bit_trial_built_together_are_lowered_together() {
     assert!(units.iter().any(|u| u.knobs == [4, 5]), "{units:?}");
     assert_eq!(p.trial(FloatFormat::F16).map(|t| t.units.len()), Some(1));
 }
+
+#[test]
+fn what_a_unit_meets_is_said_in_the_users_words() {
+    // Issue 44 item 11: no `__fp_add`, no rustc headline where a type or an operator is known.
+    use super::messages::meets_in_user_words;
+    let op = "the method `__fp_add` exists for reference `&&fptune::__rt::Pair<ArrayBase<OwnedRepr<Probe<f64, 3>>, Dim<[usize; 1]>>, Probe<f64, 4>>`, but its trait bounds were not satisfied";
+    assert_eq!(meets_in_user_words(op, ""), "the operator +");
+    let mismatch = "error[E0308]: mismatched types\n  |\n5 |     let x: Probe<f64, 2> = y;\n  |                            ^ expected `Probe<f64, 2>`, found `f64`\n";
+    assert_eq!(meets_in_user_words("mismatched types", mismatch), "f64");
+    assert_eq!(meets_in_user_words("the trait bound `fptune::__rt::Lit: From<u8>` is not satisfied", ""), "Lit: From<u8>");
+    assert_eq!(meets_in_user_words("type annotations needed", ""), "type annotations needed");
+}
