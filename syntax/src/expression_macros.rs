@@ -3,7 +3,18 @@
 
 /// The macros whose arguments are expressions of the item, rewritten as its code is (the tuner's
 /// elaboration writes literals' types there too): formatting, assertions, `check!`, `vec!`.
-pub const EXPRESSION_MACROS: [&str; 16] = [
+pub const EXPRESSION_MACROS: [&str; 28] = [
     "println", "print", "eprintln", "eprint", "format", "write", "writeln", "panic", "assert", "assert_eq",
     "assert_ne", "debug_assert", "debug_assert_eq", "debug_assert_ne", "check", "vec",
+    // approx's comparisons: `APPROX_MACROS`.
+    "relative_eq", "relative_ne", "abs_diff_eq", "abs_diff_ne", "ulps_eq", "ulps_ne", "assert_relative_eq",
+    "assert_relative_ne", "assert_abs_diff_eq", "assert_abs_diff_ne", "assert_ulps_eq", "assert_ulps_ne",
+];
+
+/// approx's comparisons (stopping tests: `relative_eq!(a, b, epsilon = 1e-6)`), among
+/// [`EXPRESSION_MACROS`]: their named arguments (`epsilon`, `max_relative`) are of the compared
+/// values' type (its `Epsilon`), so the tuner leaves a literal there to take that type.
+pub const APPROX_MACROS: [&str; 12] = [
+    "relative_eq", "relative_ne", "abs_diff_eq", "abs_diff_ne", "ulps_eq", "ulps_ne", "assert_relative_eq",
+    "assert_relative_ne", "assert_abs_diff_eq", "assert_abs_diff_ne", "assert_ulps_eq", "assert_ulps_ne",
 ];

@@ -25,7 +25,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use fptune_syntax::EXPRESSION_MACROS;
+use fptune_syntax::{APPROX_MACROS, EXPRESSION_MACROS};
 use proc_macro2::{TokenStream, TokenTree};
 
 use syn::spanned::Spanned;
@@ -82,7 +82,7 @@ pub fn elaborate(sources: &[(String, String)], typing: &Typing, extern_roots: &[
     for (rel, text) in sources {
         let Ok(file) = syn::parse_file(text) else { continue };
         let tuned = usize::from(auto_files.contains(rel));
-        let mut e = Elaborator { rel, text, typing, edits: Vec::new(), constant: 0, tuned, macros: &macros };
+        let mut e = Elaborator { rel, text, typing, edits: Vec::new(), constant: 0, tuned, macros: &macros, to_infer: false };
         e.visit_file(&file);
         if extern_roots.iter().any(|r| r == rel) {
             // After the inner attributes, which must come first.
@@ -200,6 +200,9 @@ struct Elaborator<'a> {
     tuned: usize,
     /// The crate's own `macro_rules!` macros.
     macros: &'a BTreeSet<String>,
+    /// Inside a named argument of an approx comparison (`epsilon = 1e-6`): a literal there is
+    /// written `lit::<_>`, to take the compared values' `Epsilon` type in every build.
+    to_infer: bool,
 }
 
 impl Elaborator<'_> {
@@ -229,6 +232,7 @@ impl Elaborator<'_> {
             return;
         }
         let digits = fptune_syntax::suffixable_digits(lit);
+        let ty = if self.to_infer { "_" } else { ty };
         let written = format!("::fptune::__rt::lit::<{ty}>({})", fptune_syntax::literal_args(&digits));
         self.edits.push((Edit::replace(a, b, written), Written::Literal));
     }
@@ -329,7 +333,14 @@ impl Elaborator<'_> {
         let parser = syn::punctuated::Punctuated::<syn::Expr, syn::Token![,]>::parse_terminated;
         if let Ok(args) = syn::parse::Parser::parse2(parser, mac.tokens.clone()) {
             for arg in &args {
-                self.visit_expr(arg);
+                match arg {
+                    syn::Expr::Assign(a) if APPROX_MACROS.contains(&name.as_str()) => {
+                        self.to_infer = true;
+                        self.visit_expr(&a.right);
+                        self.to_infer = false;
+                    }
+                    _ => self.visit_expr(arg),
+                }
             }
         } else if let Ok(r) = syn::parse2::<Repeat>(mac.tokens.clone()) {
             self.visit_expr(&r.elem);
@@ -564,6 +575,20 @@ mod tests {
         assert!(out.contains("let b = 0.75;"), "{out}");
         // A suffixed literal is a cast everywhere: the macro writes it so in the user's code too.
         assert!(out.contains("let c = (1.5f64 as f64);"), "{out}");
+    }
+
+    #[test]
+    fn an_approx_tolerance_literal_takes_the_compared_values_type() {
+        // `epsilon` is `T::Epsilon` of the compared values: left to inference, it follows a
+        // lowered knob; the compared values' own literals keep rustc's type.
+        let text = "fn main() {\n    let x = 1.0;\n    if approx::relative_eq!(x, 0.5, epsilon = 1e-6) {}\n}\n";
+        let mut typing = Typing::default();
+        for needle in ["1.0", "0.5", "1e-6"] {
+            typing.literals.insert(site(text, needle, 0), Observed::Type("f64".into()));
+        }
+        let e = elaborate(&[("src/main.rs".into(), text.into())], &typing, &[], &["src/main.rs".to_string()]);
+        let out = &e[0].spliced.text;
+        assert!(out.contains("relative_eq!(x, ::fptune::__rt::lit::<f64>(0.5f64, 0.5f32), epsilon = ::fptune::__rt::lit::<_>(1e-6f64, 1e-6f32))"), "{out}");
     }
 
     #[test]
