@@ -37,7 +37,7 @@ pub struct Workspace {
     /// The package's edition (`2015` crates name other crates through `extern crate`).
     pub edition: String,
     /// Crates the package's build uses, directly or not, whose traits the runtime implements
-    /// behind a feature (`num-traits`, `simba`, `approx`, `nalgebra`, `ndarray`), read from its `Cargo.lock`.
+    /// behind a feature ([`TRAIT_CRATES`]), read from its `Cargo.lock`.
     pub float_trait_crates: Vec<String>,
     /// Crates it uses at a version whose traits the runtime does not implement: said to the user.
     pub trait_crate_warnings: Vec<String>,
@@ -45,8 +45,16 @@ pub struct Workspace {
 
 /// The crates whose traits the runtime implements behind a feature of the same name, and the
 /// version it implements them for (the runtime's own dependency on each).
-const TRAIT_CRATES: [(&str, &str); 6] =
-    [("num-traits", "0.2"), ("simba", "0.9"), ("approx", "0.5"), ("nalgebra", "0.33"), ("ndarray", "0.16"), ("num-complex", "0.4")];
+const TRAIT_CRATES: [(&str, &str); 8] = [
+    ("num-traits", "0.2"),
+    ("simba", "0.9"),
+    ("approx", "0.5"),
+    ("nalgebra", "0.33"),
+    ("ndarray", "0.16"),
+    ("num-complex", "0.4"),
+    ("rand", "0.8"),
+    ("serde", "1"),
+];
 
 /// The runtime's features that implement the traits of crates a package uses, given the packages
 /// (name, version) in its lock file; and, for a crate it uses only at another version (whose
@@ -59,9 +67,9 @@ pub fn runtime_features(locked: &[(String, String)]) -> (Vec<String>, Vec<String
             features.push(name.to_string());
         } else if let Some(v) = versions.first() {
             warnings.push(format!(
-                "the crate uses {name} {v}, and fptune's runtime implements {name} {supported}'s traits: values of \
-                 {name} {v}'s types cannot hold fptune's floats, so what meets them stays f64 (with {name} \
-                 {supported}, they are tuned too)"
+                "the crate uses {name} {v}, and fptune's runtime implements {name} {supported}'s traits, not \
+                 {v}'s: fptune's floats cannot meet {name} {v}'s types and traits, so what meets them stays f64 \
+                 (with {name} {supported}, it is tuned too)"
             ));
         }
     }
@@ -299,8 +307,8 @@ mod tests {
     #[test]
     fn runtime_features_follow_the_versions_the_runtime_implements_and_say_the_others() {
         let p = |n: &str, v: &str| (n.to_string(), v.to_string());
-        let (features, warnings) = runtime_features(&[p("nalgebra", "0.33.3"), p("simba", "0.9.1"), p("num-traits", "0.2.19"), p("ndarray", "0.15.6")]);
-        assert_eq!(features, ["num-traits", "simba", "nalgebra"]);
+        let (features, warnings) = runtime_features(&[p("nalgebra", "0.33.3"), p("simba", "0.9.1"), p("num-traits", "0.2.19"), p("ndarray", "0.15.6"), p("rand", "0.8.5"), p("serde", "1.0.219")]);
+        assert_eq!(features, ["num-traits", "simba", "nalgebra", "rand", "serde"]);
         assert_eq!(warnings.len(), 1, "{warnings:?}");
         assert!(warnings[0].contains("ndarray 0.15.6") && warnings[0].contains("ndarray 0.16"), "{warnings:?}");
         // A manifest's requirement, `0.33` from `^0.33`, is a version of the line.

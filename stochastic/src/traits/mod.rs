@@ -8,6 +8,12 @@
 //!   `SubsetOf` and `SimdValue`, and approx's comparisons (`simba.rs`), which is what nalgebra
 //!   asks of a scalar.
 //!
+//! - Feature `num-traits` also gives the probe build's knob type, `Probe<F, K>`, num-traits'
+//!   traits, each the native format's (`probe_num.rs`).
+//! - Feature `rand` (rand 0.8): `Standard` and `SampleUniform`, drawing the native stream
+//!   (`rand.rs`).
+//! - Feature `serde`: `Serialize`/`Deserialize`, the native number in the text (`serde.rs`).
+//!
 //! Every method computes with the stochastic operations, so each sample is randomly rounded and
 //! instabilities are counted as anywhere else. Where a trait leaves the stochastic world (a
 //! conversion to a primitive number), the value returned is the mean, and the samples are lost.
@@ -18,7 +24,13 @@ mod approx;
 mod consts;
 #[cfg(feature = "num-traits")]
 mod num;
+#[cfg(feature = "num-traits")]
+mod probe_num;
 mod containers;
+#[cfg(feature = "rand")]
+mod rand;
 mod rem;
+#[cfg(feature = "serde")]
+mod serde;
 #[cfg(feature = "simba")]
 mod simba;
