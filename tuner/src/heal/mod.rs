@@ -14,6 +14,7 @@
 //! | expected `f64`, found `Stochastic<f64>` (a foreign place) | `to_native(e)`: the samples end there |
 //! | non-primitive cast `Stochastic<f64> as i64` | `cast::<i64, _>(e)` |
 //! | `Stochastic<f64>: Trait` not satisfied, no method `m` on `Stochastic<f64>` | `to_native(e)` (the receiver) |
+//! | `Vec<Stochastic<f64>>` cannot be built from (summed from) an iterator over `f64` | `.map(\|x\| to_stochastic(x)).collect()` |
 //!
 //! Anything else is [`Stuck`]: said to the user at their line, with what to write instead.
 //! [`read_errors`] is pure (errors and texts in, heals out); the loop that builds, reads and
@@ -76,6 +77,16 @@ pub enum Fix {
     /// where rustc cannot tell its type: `lit::<T>(` written `lit_like(&(s), `, the receiver's
     /// own type whatever the build makes it (the range runs from `lit` to its `(`).
     LiteralLike(String),
+    /// An iterator whose items are of another kind of float than the collection, sum or product
+    /// it ends in (`.collect()` into `Vec<Stochastic<f64>>` from `f64` items): each item
+    /// converted first, `.map(|x| to_stochastic(x)).collect()` (`to_native` when `!stochastic`;
+    /// `*x` when the items are references). The range is the method's name.
+    MapItems {
+        /// Into the stochastic type (else into the primitive one: the samples end there).
+        stochastic: bool,
+        /// The items are references to floats.
+        deref: bool,
+    },
     /// `e as T` becomes `::fptune::__rt::cast::<T, _>(e)`: the offset where ` as T` starts.
     Cast {
         /// Where `as` starts (the cast's operand ends before it).
@@ -122,6 +133,11 @@ impl Heal {
             Fix::Unconst => vec![Edit::replace(self.start, self.end, "")],
             Fix::TypedLiteral => vec![Edit::replace(self.start, self.end, "typed_lit")],
             Fix::LiteralLike(receiver) => vec![Edit::replace(self.start, self.end, format!("lit_like(&({receiver}), "))],
+            Fix::MapItems { stochastic, deref } => {
+                let f = if *stochastic { "to_stochastic" } else { "to_native" };
+                let x = if *deref { "*x" } else { "x" };
+                vec![Edit::insert(self.start, format!("map(|x| ::fptune::__rt::{f}({x})).")) ]
+            }
             Fix::Cast { operand_end, ty } => vec![
                 Edit::insert(self.start, format!("::fptune::__rt::cast::<{ty}, _>(")),
                 Edit::replace(*operand_end, self.end, ")"),
@@ -131,7 +147,7 @@ impl Heal {
 
     /// Whether the heal loses samples.
     pub fn lossy(&self) -> bool {
-        self.fix == Fix::ToNative
+        matches!(self.fix, Fix::ToNative | Fix::MapItems { stochastic: false, .. })
     }
 }
 

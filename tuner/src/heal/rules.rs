@@ -138,6 +138,13 @@ pub(super) fn heals_for(e: &Diagnostic, name: &str, file: &Built<'_>, (a, b): (u
             Some((operand_end, ty)) => vec![make(range, Fix::Cast { operand_end, ty })],
             None => Vec::new(),
         },
+        "E0277" if iterator_items(&e.message).is_some() => {
+            let Some((stochastic, deref)) = iterator_items(&e.message) else { return Vec::new() };
+            match method_name_at(base, range) {
+                Some(()) => vec![make(range, Fix::MapItems { stochastic, deref })],
+                None => Vec::new(),
+            }
+        }
         "E0277" => {
             // `the trait bound `Stochastic<f64>: Trait` is not satisfied`: a value goes to a trait
             // of another crate. At a call, the literals it is given stay primitive (a generic
@@ -188,6 +195,38 @@ pub(super) fn heals_for(e: &Diagnostic, name: &str, file: &Built<'_>, (a, b): (u
         }
         _ => Vec::new(),
     }
+}
+
+/// An iterator's items meeting a collection, sum or product of the other kind of float: "a value
+/// of type `Vec<Stochastic<f64>>` cannot be built from an iterator over elements of type `f64`",
+/// "a value of type `f64` cannot be made by summing an iterator over elements of type
+/// `Stochastic<f64>`". `(into stochastic, items are references)`; `None` for anything else
+/// (two stochastic formats: the probe's business, not a heal's).
+pub(super) fn iterator_items(message: &str) -> Option<(bool, bool)> {
+    let rest = message.strip_prefix("a value of type `")?;
+    let (target, rest) = rest.split_once('`')?;
+    let items = ["cannot be built from an iterator over elements of type `", "cannot be made by summing an iterator over elements of type `", "cannot be made by multiplying all elements of type `"]
+        .iter()
+        .find_map(|p| rest.trim_start().strip_prefix(p))?;
+    let (item, _) = items.split_once('`')?;
+    let deref = item.starts_with('&');
+    let bare = item.trim_start_matches('&');
+    let float = |t: &str| matches!(t, "f64" | "f32") || t.ends_with("::f16") || t.ends_with("::bf16") || t == "f16" || t == "bf16";
+    if stochastic(target) && float(bare) {
+        Some((true, deref))
+    } else if stochastic(bare) && !stochastic(target) && target.contains("f64") | target.contains("f32") {
+        Some((false, deref))
+    } else {
+        None
+    }
+}
+
+/// Whether `range` is a method's name in a method call (`.collect`, `.sum::<T>`).
+fn method_name_at(text: &str, range: (usize, usize)) -> Option<()> {
+    let name = text.get(range.0..range.1)?;
+    let ident = !name.is_empty() && name.chars().all(|c| c.is_alphanumeric() || c == '_');
+    let dot = text[..range.0].trim_end().ends_with('.');
+    (ident && dot).then_some(())
 }
 
 /// The `lit` of the elaborated literal `::fptune::__rt::lit::<T>(..)` whose path `range` names

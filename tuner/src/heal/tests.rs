@@ -141,3 +141,23 @@ fn constants_are_told_from_code() {
     let second = text.rfind("1.5").expect("b");
     assert!(!in_constant(text, (second, second + 3)));
 }
+
+#[test]
+fn an_iterator_of_the_other_kind_of_float_is_converted_item_by_item() {
+    use super::rules::iterator_items;
+    let built = "a value of type `Vec<Stochastic<f64>>` cannot be built from an iterator over elements of type `f64`";
+    assert_eq!(iterator_items(built), Some((true, false)));
+    let summed = "a value of type `f64` cannot be made by summing an iterator over elements of type `&Stochastic<f64>`";
+    assert_eq!(iterator_items(summed), Some((false, true)));
+    // Two stochastic formats are a configuration's business, not a heal's.
+    let formats = "a value of type `Vec<Stochastic<f32>>` cannot be built from an iterator over elements of type `Stochastic<f64>`";
+    assert_eq!(iterator_items(formats), None);
+    let text = "let v: Vec<Sf64> = (0..n)\n    .map(|i| i as f64)\n    .collect();";
+    let at = text.find("collect").unwrap();
+    let heal = Heal { file: "f".into(), start: at, end: at + 7, fix: Fix::MapItems { stochastic: true, deref: false }, why: String::new() };
+    assert_eq!(
+        splice(text, &heal.edits()).unwrap().text,
+        "let v: Vec<Sf64> = (0..n)\n    .map(|i| i as f64)\n    .map(|x| ::fptune::__rt::to_stochastic(x)).collect();"
+    );
+    assert!(!heal.lossy());
+}
