@@ -52,6 +52,14 @@ pub enum Written {
     /// A field given by shorthand written in full (`S { x }` -> `S { x: x }`), so that a
     /// conversion rustc asks for can wrap the value; the patch does not write it.
     Field,
+    /// A foreign alias of a float type (`Complex64`) written as the type it stands for
+    /// (`::num_complex::Complex<f64>`); the patch writes it where it holds a knob's leaf.
+    Alias,
+    /// An expression path through a foreign alias of a float type (`Complex64::new`, `Complex64
+    /// { .. }`) written through its generic type (`::num_complex::Complex::new`), the float left
+    /// to inference from the arguments and the place, as it follows the knobs it meets: the
+    /// patch writes it wherever it was written.
+    AliasExpr,
     /// A binding's type written (`: T` after the pattern): the binding's identifier range in the
     /// original.
     Annotation {
@@ -265,6 +273,7 @@ impl Elaborator<'_> {
     /// is the initial value's, which nothing else gives the body before it is checked).
     fn closure(&mut self, c: &syn::ExprClosure, argument: bool, accumulator: bool) {
         for (i, p) in c.inputs.iter().enumerate() {
+            self.visit_pat(p);
             if !argument || self.tuned == 0 || (accumulator && i == 0) {
                 self.annotate(p);
                 continue;
@@ -315,6 +324,20 @@ impl Elaborator<'_> {
                 Some(if parts.len() == 1 { format!("({},)", parts[0]) } else { format!("({})", parts.join(", ")) })
             }
             _ => None,
+        }
+    }
+
+    /// Every foreign alias of a float type (`Complex64`) in the types `walk` visits, written as
+    /// what it stands for (`::num_complex::Complex<f64>`, [`Typing::written_alias`]): its float
+    /// is then a leaf a knob can hold, as if the user had written the type in full.
+    fn aliases_in(&mut self, walk: impl FnOnce(&mut AliasPaths<'_>)) {
+        if self.typing.names.aliases.get(self.rel).is_none_or(BTreeMap::is_empty) {
+            return;
+        }
+        let mut v = AliasPaths { text: self.text, rel: self.rel, typing: self.typing, found: Vec::new() };
+        walk(&mut v);
+        for ((a, b), ty) in v.found {
+            self.edits.push((Edit::replace(a, b, ty), Written::Alias));
         }
     }
 
@@ -411,6 +434,35 @@ fn marked_tuned(item: &syn::Item) -> bool {
     })
 }
 
+/// Finds the type paths that are foreign aliases of float types ([`Elaborator::aliases_in`]).
+struct AliasPaths<'a> {
+    text: &'a str,
+    rel: &'a str,
+    typing: &'a Typing,
+    found: Vec<((usize, usize), String)>,
+}
+
+impl<'ast> Visit<'ast> for AliasPaths<'_> {
+    fn visit_type_path(&mut self, p: &'ast syn::TypePath) {
+        let plain = p.qself.is_none() && p.path.segments.iter().all(|s| s.arguments.is_none());
+        if plain {
+            let key: Vec<String> = p.path.segments.iter().map(|s| s.ident.to_string()).collect();
+            if let Some(ty) = self.typing.written_alias(self.rel, &key.join("::")) {
+                let (s, e) = (p.span().start(), p.span().end());
+                if let (Some(a), Some(b)) = (splice::offset(self.text, s.line, s.column), splice::offset(self.text, e.line, e.column)) {
+                    self.found.push(((a, b), ty));
+                }
+                return;
+            }
+        }
+        syn::visit::visit_type_path(self, p);
+    }
+
+    fn visit_expr(&mut self, _e: &'ast syn::Expr) {
+        // Array lengths, const arguments.
+    }
+}
+
 impl<'ast> Visit<'ast> for Elaborator<'_> {
     fn visit_item(&mut self, item: &'ast syn::Item) {
         let marked = marked_tuned(item);
@@ -433,8 +485,9 @@ impl<'ast> Visit<'ast> for Elaborator<'_> {
         }
     }
 
-    fn visit_pat(&mut self, _pat: &'ast syn::Pat) {
-        // Literals in patterns stay literals.
+    fn visit_pat(&mut self, pat: &'ast syn::Pat) {
+        // Literals in patterns stay literals; the types in them (`|z: Complex64|`) are types.
+        self.aliases_in(|v| v.visit_pat(pat));
     }
 
     fn visit_local(&mut self, local: &'ast syn::Local) {
@@ -446,6 +499,7 @@ impl<'ast> Visit<'ast> for Elaborator<'_> {
         if !(from_call && matches!(local.pat, syn::Pat::Tuple(_))) {
             self.annotate(&local.pat);
         }
+        self.visit_pat(&local.pat);
         for attr in &local.attrs {
             self.visit_attribute(attr);
         }
@@ -469,7 +523,32 @@ impl<'ast> Visit<'ast> for Elaborator<'_> {
         self.arguments(&c.args, None);
     }
 
+    fn visit_expr_path(&mut self, e: &'ast syn::ExprPath) {
+        // `Complex64::new(..)`: the alias's generic type, its float left to inference.
+        let segs = &e.path.segments;
+        if e.qself.is_none() && segs.len() >= 2 && segs.iter().take(segs.len() - 1).all(|s| s.arguments.is_none()) {
+            let key: Vec<String> = segs.iter().take(segs.len() - 1).map(|s| s.ident.to_string()).collect();
+            if let Some(head) = self.typing.alias_head(self.rel, &key.join("::")) {
+                let first = segs.first().map(|s| s.ident.span());
+                let before_last = segs.iter().nth(segs.len() - 2).map(|s| s.ident.span());
+                if let (Some(a), Some(b)) = (first.and_then(|s| self.range(s)), before_last.and_then(|s| self.range(s))) {
+                    let start = if e.path.leading_colon.is_some() { a.0.saturating_sub(2) } else { a.0 };
+                    self.edits.push((Edit::replace(start, b.1, head), Written::AliasExpr));
+                }
+            }
+        }
+        syn::visit::visit_expr_path(self, e);
+    }
+
     fn visit_expr_struct(&mut self, s: &'ast syn::ExprStruct) {
+        if s.qself.is_none() && s.path.segments.iter().all(|s| s.arguments.is_none()) {
+            let key: Vec<String> = s.path.segments.iter().map(|s| s.ident.to_string()).collect();
+            if let Some(head) = self.typing.alias_head(self.rel, &key.join("::")) {
+                if let Some((a, b)) = self.range(s.path.span()) {
+                    self.edits.push((Edit::replace(a, b, head), Written::AliasExpr));
+                }
+            }
+        }
         if self.tuned > 0 {
             for f in &s.fields {
                 if let (None, syn::Member::Named(name)) = (&f.colon_token, &f.member) {
@@ -529,8 +608,10 @@ impl<'ast> Visit<'ast> for Elaborator<'_> {
         }
     }
 
-    fn visit_type(&mut self, _ty: &'ast syn::Type) {
-        // Array lengths and const generic arguments are constant; types hold no float literal.
+    fn visit_type(&mut self, ty: &'ast syn::Type) {
+        // Array lengths and const generic arguments are constant; types hold no float literal,
+        // but may name a foreign alias of a float type.
+        self.aliases_in(|v| v.visit_type(ty));
     }
 
     fn visit_expr_repeat(&mut self, r: &'ast syn::ExprRepeat) {
@@ -557,6 +638,23 @@ mod tests {
     fn site(text: &str, needle: &str, nth: usize) -> Site {
         let start = text.match_indices(needle).nth(nth).map(|(i, _)| i).expect("needle");
         Site { file: "src/main.rs".into(), start, end: start + needle.len() }
+    }
+
+    #[test]
+    fn a_foreign_alias_of_a_float_type_is_written_in_full_as_a_type_and_generic_as_a_path() {
+        let text = "use num_complex::Complex64;\nstruct M { a: Complex64 }\nfn f(z: &[Complex64]) -> Vec<Complex64> {\n    let w: Complex64 = Complex64::new(1.0, 0.0);\n    let m = M { a: Complex64 { re: 0.5, im: 0.0 } };\n    z.iter().map(|x: &Complex64| x * w).collect()\n}\n";
+        let mut typing = Typing::default();
+        let file = "src/main.rs".to_string();
+        typing.names.files.insert(file.clone(), file.clone());
+        typing.names.roots.insert(file.clone(), [("Complex".to_string(), "::num_complex::Complex".to_string())].into());
+        typing.names.aliases.insert(file.clone(), [("Complex64".to_string(), "Complex<f64>".to_string())].into());
+        let e = elaborate(&[(file, text.into())], &typing, &[], &[]);
+        let out = &e[0].spliced.text;
+        assert_eq!(
+            out,
+            "use num_complex::Complex64;\nstruct M { a: ::num_complex::Complex<f64> }\nfn f(z: &[::num_complex::Complex<f64>]) -> Vec<::num_complex::Complex<f64>> {\n    let w: ::num_complex::Complex<f64> = ::num_complex::Complex::new(1.0, 0.0);\n    let m = M { a: ::num_complex::Complex { re: 0.5, im: 0.0 } };\n    z.iter().map(|x: &::num_complex::Complex<f64>| x * w).collect()\n}\n"
+        );
+        assert!(e[0].edits.iter().any(|(_, w)| *w == Written::AliasExpr));
     }
 
     #[test]

@@ -42,6 +42,10 @@ pub struct Names {
     pub roots: BTreeMap<String, BTreeMap<String, String>>,
     /// Per source file: its crate root (files reached by `mod` declarations).
     pub files: BTreeMap<String, String>,
+    /// Per source file: the type rustc prints for each foreign type alias written there
+    /// without arguments (`Complex64` -> `Complex<f64>`), asked by [`alias_candidates`].
+    #[serde(default)]
+    pub aliases: BTreeMap<String, BTreeMap<String, String>>,
 }
 
 impl Names {
@@ -203,6 +207,103 @@ fn scan(tokens: proc_macro2::TokenStream, out: &mut BTreeSet<String>) {
     }
 }
 
+/// The paths a file writes as types without arguments (`Complex64`, `na::Vector3d`) that may be
+/// another crate's aliases of float types: not a primitive or the prelude's, not `Self`, not a
+/// type the crate defines (`own`: its structs, enums, unions, traits and aliases, whose floats are
+/// its own declarations already), and starting with a capital.
+pub fn alias_candidates(text: &str, own: &BTreeSet<String>) -> BTreeSet<String> {
+    struct Paths<'a>(BTreeSet<String>, &'a BTreeSet<String>);
+    impl<'ast> syn::visit::Visit<'ast> for Paths<'_> {
+        fn visit_type_path(&mut self, p: &'ast syn::TypePath) {
+            let plain = p.qself.is_none() && p.path.segments.iter().all(|s| s.arguments.is_none());
+            let last = p.path.segments.last().map(|s| s.ident.to_string()).unwrap_or_default();
+            let capital = last.chars().next().is_some_and(|c| c.is_ascii_uppercase());
+            let key = path_key(&p.path);
+            if plain && capital && last != "Self" && !in_scope(&key) && !self.1.contains(&last) && p.path.leading_colon.is_none() {
+                self.0.insert(key);
+            }
+            syn::visit::visit_type_path(self, p);
+        }
+    }
+    let Ok(file) = syn::parse_file(text) else { return BTreeSet::new() };
+    let mut v = Paths(BTreeSet::new(), own);
+    syn::visit::Visit::visit_file(&mut v, &file);
+    v.0
+}
+
+/// The names of the types and traits the crate defines (any module), and its generic
+/// parameters' names: never another crate's alias.
+pub fn own_type_names(sources: &[(String, String)]) -> BTreeSet<String> {
+    struct Own(BTreeSet<String>);
+    impl<'ast> syn::visit::Visit<'ast> for Own {
+        fn visit_item(&mut self, i: &'ast syn::Item) {
+            let name = match i {
+                syn::Item::Struct(s) => Some(&s.ident),
+                syn::Item::Enum(e) => Some(&e.ident),
+                syn::Item::Union(u) => Some(&u.ident),
+                syn::Item::Trait(t) => Some(&t.ident),
+                syn::Item::Type(t) => Some(&t.ident),
+                _ => None,
+            };
+            if let Some(n) = name {
+                self.0.insert(n.to_string());
+            }
+            syn::visit::visit_item(self, i);
+        }
+        fn visit_type_param(&mut self, p: &'ast syn::TypeParam) {
+            self.0.insert(p.ident.to_string());
+        }
+        fn visit_trait_item_type(&mut self, t: &'ast syn::TraitItemType) {
+            self.0.insert(t.ident.to_string());
+        }
+    }
+    let mut v = Own(BTreeSet::new());
+    for (_, text) in sources {
+        if let Ok(file) = syn::parse_file(text) {
+            syn::visit::Visit::visit_file(&mut v, &file);
+        }
+    }
+    v.0
+}
+
+/// The module appended to a file that asks what its alias candidates stand for, one function a
+/// line: `let () = x;` of a value of the type makes rustc print it ("expected `Complex<f64>`,
+/// found `()`"). `use super::*` sees the file's imports.
+fn alias_module(candidates: &BTreeSet<String>) -> (String, Vec<(usize, String)>) {
+    let mut lines = vec![
+        "#[allow(unused_imports, dead_code, non_snake_case, unused)]".to_string(),
+        "mod __fptune_aliases {".to_string(),
+        "    use super::*;".to_string(),
+    ];
+    let mut asked = Vec::new();
+    for (n, name) in candidates.iter().enumerate() {
+        asked.push((lines.len(), name.clone()));
+        lines.push(format!("    fn __fptune_a{n}(x: {name}) {{ let () = x; }}"));
+    }
+    lines.push("}".to_string());
+    (lines.join("\n") + "\n", asked)
+}
+
+/// Reads what the alias questions of `file` got: name -> the type rustc printed.
+fn read_aliases(file: &str, asked: &[(usize, String)], first_line: usize, errors: &[cargo::Diagnostic]) -> BTreeMap<String, String> {
+    let mut out = BTreeMap::new();
+    for (line, name) in asked {
+        let line = first_line + line + 1;
+        let answer = errors
+            .iter()
+            .filter(|e| e.code.as_deref() == Some("E0308"))
+            .filter(|e| e.spans.iter().any(|s| s.primary && s.file == file && s.line == line))
+            .filter_map(|e| e.rendered.as_deref())
+            .flat_map(|r| crate::probe::expected_found(&crate::probe::strip_ansi(r)))
+            .map(|(expected, _)| expected)
+            .next();
+        if let Some(ty) = answer.filter(|t| t != name && crate::elaborate::holds_float(t)) {
+            out.insert(name.clone(), ty);
+        }
+    }
+    out
+}
+
 /// One question of a naming build: the line (0-based, in the appended module) and what it asks.
 #[derive(Clone, Debug)]
 struct Asked {
@@ -337,24 +438,40 @@ pub fn naming_build(
     sources: &[(String, String)],
     roots: &[String],
     names: &BTreeSet<String>,
+    aliases: &BTreeMap<String, BTreeSet<String>>,
     edition_2015: bool,
     opts: &BuildOptions,
     log: &Path,
 ) -> Result<Names> {
     let files = file_roots(sources, roots);
-    if names.is_empty() {
-        return Ok(Names { roots: BTreeMap::new(), files });
+    if names.is_empty() && aliases.values().all(BTreeSet::is_empty) {
+        return Ok(Names { files, ..Names::default() });
     }
     let crates = named_crates(sources);
     let (text, asked) = module(names, &crates);
     let mut copy = Vec::new();
     let mut first_lines = BTreeMap::new();
+    let mut alias_questions = BTreeMap::new();
     for (rel, original) in sources {
-        if roots.contains(rel) {
-            let sep = if original.ends_with('\n') { "" } else { "\n" };
-            first_lines.insert(rel.clone(), original.lines().count());
-            copy.push((rel.clone(), format!("{original}{sep}{text}")));
+        let root = roots.contains(rel) && !names.is_empty();
+        let candidates = aliases.get(rel).filter(|c| !c.is_empty());
+        if !root && candidates.is_none() {
+            continue;
         }
+        let mut appended = original.clone();
+        if !appended.ends_with('\n') {
+            appended.push('\n');
+        }
+        if let Some(c) = candidates {
+            let (module, asked) = alias_module(c);
+            alias_questions.insert(rel.clone(), (appended.lines().count(), asked));
+            appended.push_str(&module);
+        }
+        if root {
+            first_lines.insert(rel.clone(), appended.lines().count());
+            appended.push_str(&text);
+        }
+        copy.push((rel.clone(), appended));
     }
     scratch.apply_sources(&copy)?;
     let mut opts = opts.clone();
@@ -362,9 +479,15 @@ pub fn naming_build(
     let built = cargo::build(&opts, log);
     scratch.restore_all()?;
     let built = built?;
-    let mut out = Names { roots: BTreeMap::new(), files };
+    let mut out = Names { files, ..Names::default() };
     for (root, first) in first_lines {
         out.roots.insert(root.clone(), read(&root, &asked, first, &built.errors, edition_2015));
+    }
+    for (file, (first, asked)) in alias_questions {
+        let found = read_aliases(&file, &asked, first, &built.errors);
+        if !found.is_empty() {
+            out.aliases.insert(file, found);
+        }
     }
     Ok(out)
 }
@@ -400,6 +523,44 @@ mod tests {
         assert_eq!(write_type("Unknown<f64>", "src/main.rs", &n), None);
         assert_eq!(write_type("{closure@src/main.rs:3:5}", "src/main.rs", &n), None);
         assert_eq!(write_type("HashMap<String, usize>", "src/main.rs", &n), None);
+    }
+
+    #[test]
+    fn foreign_aliases_are_asked_in_their_file_and_read_from_the_mismatch() {
+        let sources = vec![(
+            "src/main.rs".to_string(),
+            "use num_complex::Complex64;\nstruct Mode<T> { amp: Complex64, x: T }\ntype Real = f64;\nfn f(z: &[Complex64], r: Real, m: Mode<f64>) -> Vec<Self> { todo!() }\n".to_string(),
+        )];
+        let own = own_type_names(&sources);
+        assert!(own.contains("Mode") && own.contains("Real") && own.contains("T"), "{own:?}");
+        let asked = alias_candidates(&sources[0].1, &own);
+        assert_eq!(asked, ["Complex64"].iter().map(|s| s.to_string()).collect());
+        let (module, questions) = alias_module(&asked);
+        syn::parse_file(&module).expect("parses");
+        assert!(module.contains("use super::*;") && module.contains("fn __fptune_a0(x: Complex64) { let () = x; }"), "{module}");
+        // rustc's answer, on the question's line (the module starts after line 4).
+        let span = cargo::Span {
+            file: "src/main.rs".into(),
+            line: 4 + questions[0].0 + 1,
+            column: 40,
+            line_end: 4 + questions[0].0 + 1,
+            column_end: 42,
+            primary: true,
+            label: None,
+            macro_name: None,
+            byte_start: None,
+            byte_end: None,
+        };
+        let error = cargo::Diagnostic {
+            level: "error".into(),
+            message: "mismatched types".into(),
+            code: Some("E0308".into()),
+            rendered: Some("error[E0308]: mismatched types\n  |     ^^ expected `Complex<f64>`, found `()`\n".into()),
+            spans: vec![span],
+            children: Vec::new(),
+        };
+        let read = read_aliases("src/main.rs", &questions, 4, &[error]);
+        assert_eq!(read.get("Complex64").map(String::as_str), Some("Complex<f64>"));
     }
 
     #[test]

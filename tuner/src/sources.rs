@@ -109,9 +109,14 @@ impl Sources {
                         any_marker = true;
                         edits.push(Edit { text: edit.text.replace("#[fptune::tune(printed)]", "#[fptune::tune]"), ..edit.clone() });
                     }
-                    Written::Annotation { .. } => {
-                        // A knob's inferred type: written, with the knob's format.
+                    Written::Annotation { .. } | Written::Alias => {
+                        // A knob's inferred type, or a foreign alias in full: written, with the
+                        // knob's format.
                         let mine: Vec<usize> = (0..leaves.len()).filter(|&j| ps <= leaves[j].0 .0 && leaves[j].0 .1 <= pe).collect();
+                        if mine.is_empty() && *kind == Written::Alias {
+                            // No knob there: the user's alias stays.
+                            continue;
+                        }
                         if mine.is_empty() {
                             // Another binding keeps the type the builds gave it: inference would
                             // follow lowered knobs, which no build checked, and the macro the
@@ -128,6 +133,9 @@ impl Sources {
                         }
                         edits.push(Edit { text, ..edit.clone() });
                     }
+                    // `Complex64::new(..)` written `::num_complex::Complex::new(..)`: natively the
+                    // same, and it follows a lowered knob.
+                    Written::AliasExpr => edits.push(edit.clone()),
                     _ => {}
                 }
             }
@@ -191,12 +199,36 @@ pub fn prepare(
     sources.typing = typed.typing;
     // The names in the types rustc printed that are not in scope where the types go: where they
     // live (a second `cargo check`, only when there are such names).
+    // The same build asks what the foreign aliases written as types stand for (`Complex64`); a
+    // second one, only when what they stand for has names not asked yet.
     let names = sources.typing.unresolved_names();
-    if !names.is_empty() && typed.error.is_none() {
+    let own = naming::own_type_names(&sources.user);
+    let aliases: BTreeMap<String, BTreeSet<String>> =
+        sources.user.iter().map(|(rel, text)| (rel.clone(), naming::alias_candidates(text, &own))).filter(|(_, c)| !c.is_empty()).collect();
+    if (!names.is_empty() || !aliases.is_empty()) && typed.error.is_none() {
         let log = crate::outdir::RunLayout::log(logs, "naming");
-        match naming::naming_build(scratch, &sources.user, roots, &names, !marking.extern_roots.is_empty(), check, &log) {
+        let edition_2015 = !marking.extern_roots.is_empty();
+        match naming::naming_build(scratch, &sources.user, roots, &names, &aliases, edition_2015, check, &log) {
             Ok(n) => sources.typing.names = n,
             Err(e) => sources.dropped.push(format!("the naming build failed ({e:#}): types with names out of scope were not written")),
+        }
+        let more: BTreeSet<String> = sources
+            .typing
+            .names
+            .aliases
+            .values()
+            .flat_map(BTreeMap::values)
+            .filter(|ty| !elaborate::writable(ty))
+            .flat_map(|ty| naming::unresolved(ty))
+            .filter(|n| !names.contains(n))
+            .collect();
+        if !more.is_empty() {
+            let log = crate::outdir::RunLayout::log(logs, "naming-aliases");
+            let all: BTreeSet<String> = names.union(&more).cloned().collect();
+            match naming::naming_build(scratch, &sources.user, roots, &all, &BTreeMap::new(), edition_2015, check, &log) {
+                Ok(n) => sources.typing.names.roots = n.roots,
+                Err(e) => sources.dropped.push(format!("the naming build failed ({e:#}): aliases of foreign types were not written in full")),
+            }
         }
     }
     let elaborated = elaborate::elaborate(&sources.user, &sources.typing, &marking.extern_roots, &marking.auto_files);

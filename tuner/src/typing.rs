@@ -148,6 +148,42 @@ impl Typing {
         crate::naming::write_type(ty, file, &self.names)
     }
 
+    /// What the foreign alias `name` (`Complex64`, as written in `file`) stands for, written
+    /// in full with paths (`::num_complex::Complex<f64>`), when it holds a float and can be
+    /// written whole (no argument left to inference: it may stand in a signature).
+    pub fn written_alias(&self, file: &str, name: &str) -> Option<String> {
+        let printed = self.names.aliases.get(file)?.get(name)?;
+        if !crate::elaborate::holds_float(printed) {
+            return None;
+        }
+        let written = if crate::elaborate::writable(printed) {
+            printed.clone()
+        } else {
+            crate::naming::write_type(printed, file, &self.names)?
+        };
+        let inferred = written.split(|c: char| !(c.is_alphanumeric() || c == '_')).any(|t| t == "_");
+        (!inferred).then_some(written)
+    }
+
+    /// The generic type a foreign alias of a float type stands for, without its arguments
+    /// (`Complex64` -> `::num_complex::Complex`), when every argument is a float: what an
+    /// expression path through the alias (`Complex64::new(..)`) is written as, the float left to
+    /// inference from the arguments and the place, as the alias fixed it natively.
+    pub fn alias_head(&self, file: &str, name: &str) -> Option<String> {
+        let printed = self.names.aliases.get(file)?.get(name)?;
+        let syn::Type::Path(p) = syn::parse_str::<syn::Type>(printed).ok()? else { return None };
+        let last = p.path.segments.last()?;
+        let syn::PathArguments::AngleBracketed(args) = &last.arguments else { return None };
+        let floats = args.args.iter().all(|a| {
+            matches!(a, syn::GenericArgument::Type(syn::Type::Path(t)) if t.path.is_ident("f64") || t.path.is_ident("f32"))
+        });
+        if !floats || p.qself.is_some() {
+            return None;
+        }
+        let key: Vec<String> = p.path.segments.iter().map(|s| s.ident.to_string()).collect();
+        self.names.path(file, &key.join("::")).map(str::to_string)
+    }
+
     /// The names in the bindings' types that are not in scope everywhere.
     pub fn unresolved_names(&self) -> std::collections::BTreeSet<String> {
         self.bindings

@@ -936,6 +936,33 @@ fn gallery_heavy() {
 }
 
 #[test]
+fn a_foreign_alias_of_a_float_type_is_a_knob_over_its_float() {
+    // Issue 44 item 5: `Complex64` as the type of fields, parameters, `let`s and a `Vec`, and as a
+    // path (`Complex64::new`, `Complex64 { .. }`), is written as `Complex<f64>`: knobs, lowered.
+    let (_dir, _krate, run, r) = tuned_fixture("eco_foreign_alias", &["--auto", "--check-printed", "--digits", "3"]);
+    assert_eq!(r["counts"]["compilations_failed"], 0, "{}", r["counts"]);
+    for name in ["amp", "rate", "total", "power", "evolve"] {
+        let k = knob(&r, name);
+        assert!(k["ty"].as_str().is_some_and(|d| d.contains("Complex<f64>")), "{k}");
+        assert_ne!(k["found"], "f64", "{k}\n{}", run.stdout);
+    }
+    assert_eq!(r["final_check"]["meets_requirement"], true, "{}", r["final_check"]);
+}
+
+#[test]
+fn seeded_draws_and_a_serde_checkpoint_run_under_dsa_and_tune() {
+    // rand 0.8's `gen`/`gen_range` and serde's derives over fptune's floats (runtime features
+    // `rand` and `serde`, turned on from the lock file): something lowered, nothing failed.
+    let (_dir, krate, run, r) = tuned_fixture("eco_rand_serde", &["--auto", "--check-printed", "--digits", "3"]);
+    assert_eq!(r["counts"]["compilations_failed"], 0, "{}", r["counts"]);
+    assert_ne!(knob(&r, "kick")["found"], "f64", "{}", run.stdout);
+    assert_ne!(knob(&r, "position")["found"], "f64", "{}", run.stdout);
+    assert_eq!(r["final_check"]["meets_requirement"], true, "{}", r["final_check"]);
+    let patch = std::fs::read_to_string(krate.join("fptune.out/tuned.patch")).expect("patch");
+    assert!(patch.contains(r#"features = ["rand", "serde"]"#), "{patch}");
+}
+
+#[test]
 fn an_element_type_known_only_from_an_indexed_store_is_written_and_tunes() {
     // Issue 44 items 1 and 10: `M::new(n)` then `m[i] = x` (E0283 in the stochastic build before
     // the naming build), `let w = geo::C { .. }`, `v = it.collect()`.
