@@ -346,6 +346,24 @@ impl<'ast> Visit<'ast> for Discoverer {
     fn visit_expr(&mut self, e: &'ast Expr) {
         syn::visit::visit_expr(self, e);
     }
+
+    fn visit_expr_closure(&mut self, c: &'ast syn::ExprClosure) {
+        for input in &c.inputs {
+            let Pat::Type(pt) = input else { continue };
+            let marker = self.marker_of(&pt.attrs);
+            if marker.is_none() {
+                continue;
+            }
+            match &*pt.pat {
+                Pat::Ident(pi) => self.add(&pi.ident, KnobKind::Closure, &pt.ty, marker, pi.ident.span()),
+                other => self.errors.push(syn::Error::new(
+                    other.span(),
+                    "a knob is one named parameter: write `|#[tune] name: f64| ..`",
+                )),
+            }
+        }
+        syn::visit::visit_expr_closure(self, c);
+    }
 }
 
 #[cfg(test)]
@@ -356,6 +374,14 @@ mod tests {
     fn knobs(src: &str) -> Discovery {
         let item: Item = syn::parse_str(src).expect("test source parses");
         discover(&item, &Top::default())
+    }
+
+    #[test]
+    fn a_closure_parameter_with_its_type_written_is_a_knob() {
+        let d = knobs("fn f() { let g = |#[tune] t: f64, u: f64| t * u; let h = |#[tune] (a, b): (f64, f64)| a; }");
+        let found: Vec<(String, KnobKind)> = d.knobs.iter().map(|k| (k.name.clone(), k.kind)).collect();
+        assert_eq!(found, [("t".to_string(), KnobKind::Closure)]);
+        assert_eq!(d.errors.len(), 1, "a pattern is no knob: {:?}", d.errors);
     }
 
     #[test]

@@ -18,6 +18,8 @@ pub enum KnobKind {
     Let,
     /// A function parameter.
     Param,
+    /// A closure's parameter whose type is written (`|x: f64| ..`).
+    Closure,
     /// A function's return value.
     Return,
     /// A struct field.
@@ -36,6 +38,7 @@ impl KnobKind {
         match self {
             Self::Let => "let",
             Self::Param => "param",
+            Self::Closure => "closure",
             Self::Return => "return",
             Self::Field => "field",
             Self::Static => "static",

@@ -6,6 +6,7 @@
 //! | `fn`, inherent `impl` method | `#[fptune::tune(printed)]` on the item | each float parameter, the return value |
 //! | trait `impl` | `#[fptune::tune(printed)]` | none in the signatures (the trait fixes them) |
 //! | `let` (written, or written by the elaboration) | | the variable |
+//! | closure parameter with its type written (`\|x: f64\| ..`) | | the parameter |
 //! | `struct` | `#[fptune::tune]` | each float field |
 //! | `const`, `static`, `type` | `#[fptune::tune]` | the item itself |
 //!
@@ -217,6 +218,19 @@ impl Marker<'_> {
                 }
                 syn::visit::visit_local(self, l);
             }
+            fn visit_expr_closure(&mut self, c: &'ast syn::ExprClosure) {
+                // A closure's parameter whose float type is written (by the user, or by the
+                // elaboration where the closure is not a call's argument).
+                for input in &c.inputs {
+                    if let syn::Pat::Type(pt) = input {
+                        if matches!(&*pt.pat, syn::Pat::Ident(_)) && self.0.knob_type(&pt.ty) && !skipped(&pt.attrs) {
+                            let at = self.0.item_start(&pt.attrs, pt.pat.span());
+                            self.0.insert(at, "#[tune] ");
+                        }
+                    }
+                }
+                syn::visit::visit_expr_closure(self, c);
+            }
             fn visit_item(&mut self, _: &'ast syn::Item) {}
         }
         Lets(self).visit_block(block);
@@ -248,6 +262,9 @@ mod tests {
         assert!(out.contains("#[fptune::tune(printed)] impl std::ops::Add for V3 {\n    type Output = V3;\n    fn add(self, o: V3) -> V3 { #[tune] let k: f64"), "{out}");
         assert!(out.contains("#[fptune::tune(printed)] fn main() {\n    #[tune] let v: Vec<f64> = vec![1.0];\n    let n: usize"), "{out}");
         assert!(out.contains("#[cfg(test)]\nmod tests { fn t(x: f64) {} }"), "{out}");
+        let text = "fn k() { let s = |t: f64| t * t; let r = v.iter().map(|x: ::fptune::__rt::elaborated!(f64)| x); }\n";
+        let out = splice(text, &markers(text)).expect("edits").text;
+        assert!(out.contains("let s = |#[tune] t: f64| t * t;") && out.contains("map(|x: ::fptune::__rt::elaborated!(f64)| x)"), "{out}");
         syn::parse_file(&out).expect("parses");
     }
 }

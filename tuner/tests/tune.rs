@@ -950,6 +950,22 @@ fn a_foreign_alias_of_a_float_type_is_a_knob_over_its_float() {
 }
 
 #[test]
+fn a_closures_typed_parameters_are_knobs() {
+    // Issue 44 item 4: `|t: f64| ..` declares a float; zero-touch marks it. What a parameter
+    // meets is said at its place (a bound `Fn(f64) -> f64`, a `fn(f64) -> f64` field of
+    // `Rule::<f64>`); one that meets nothing of the kind is lowered.
+    let (_dir, _krate, run, r) = tuned_fixture("eco_closure_params", &["--auto", "--check-printed", "--digits", "3"]);
+    assert_eq!(r["counts"]["compilations_failed"], 0, "{}", r["counts"]);
+    let width = knob(&r, "width");
+    assert_eq!(width["kind"], "closure", "{width}");
+    assert_ne!(width["found"], "f64", "{width}\n{}", run.stdout);
+    let t = knob(&r, "t");
+    assert_eq!(t["kind"], "closure", "{t}");
+    assert!(evidence(t).contains("src/main.rs:21"), "{t}");
+    assert_eq!(r["final_check"]["meets_requirement"], true, "{}", r["final_check"]);
+}
+
+#[test]
 fn seeded_draws_and_a_serde_checkpoint_run_under_dsa_and_tune() {
     // rand 0.8's `gen`/`gen_range` and serde's derives over fptune's floats (runtime features
     // `rand` and `serde`, turned on from the lock file): something lowered, nothing failed.

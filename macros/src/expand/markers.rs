@@ -23,6 +23,14 @@ pub(super) fn strip_markers(item: &mut Item, sites_only: bool) {
             strip(&mut l.attrs);
             visit_mut::visit_local_mut(self, l);
         }
+        fn visit_expr_closure_mut(&mut self, c: &mut syn::ExprClosure) {
+            for input in c.inputs.iter_mut() {
+                if let syn::Pat::Type(pt) = input {
+                    strip(&mut pt.attrs);
+                }
+            }
+            visit_mut::visit_expr_closure_mut(self, c);
+        }
         fn visit_fn_arg_mut(&mut self, a: &mut FnArg) {
             if let FnArg::Typed(pt) = a {
                 strip(&mut pt.attrs);
