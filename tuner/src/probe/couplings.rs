@@ -114,11 +114,12 @@ impl Couplings {
 pub fn couplings(diagnostics: &[DiagnosticLike], knobs: &[Knob]) -> Couplings {
     let kinds: BTreeMap<usize, KnobKind> = knobs.iter().map(|k| (k.id, k.kind)).collect();
     let mut out = Couplings::default();
+    let fixed = literal_fixed(diagnostics);
     for d in diagnostics {
         if d.message.starts_with("aborting due to") {
             continue;
         }
-        if !read_diagnostic(d, &kinds, &mut out) {
+        if !read_diagnostic(d, &kinds, fixed.get(&d.place()).copied(), &mut out) {
             out.unexplained.push(Unexplained { place: d.place(), message: d.message.clone(), probes: named_probes(d) });
         }
     }
@@ -147,8 +148,32 @@ pub(super) fn conversion_bound(message: &str) -> Option<String> {
     (probe && conversion && !tr.contains("Probe<")).then(|| tr.to_string())
 }
 
-/// Adds what one error says; `false` when it says nothing about knobs.
-pub(super) fn read_diagnostic(d: &DiagnosticLike, kinds: &BTreeMap<usize, KnobKind>, out: &mut Couplings) -> bool {
+/// The places where a literal fixed a generic parameter before a probe could: an argument
+/// "expected floating-point number, found `Probe<f64, 5>`" (`Complex::from_polar(1.0, phase)`:
+/// `T` is the literal's). There, a `{float}` another error names (`Complex<{float}>`, the call's
+/// result) stands for that probe, as it does in a native build where the literal takes the
+/// knob's type. Only a place with one such probe.
+fn literal_fixed(diagnostics: &[DiagnosticLike]) -> BTreeMap<String, usize> {
+    let mut found: BTreeMap<String, BTreeSet<usize>> = BTreeMap::new();
+    for d in diagnostics {
+        for (expected, got) in expected_found(&strip_ansi(&d.rendered)) {
+            if let ([Slot::Literal], [Slot::Probe(p)]) = (slots(&expected).as_slice(), slots(&got).as_slice()) {
+                found.entry(d.place()).or_default().insert(*p);
+            }
+        }
+    }
+    found
+        .into_iter()
+        .filter_map(|(place, probes)| match probes.into_iter().collect::<Vec<_>>()[..] {
+            [p] => Some((place, p)),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Adds what one error says; `false` when it says nothing about knobs. `fixed`: the probe a
+/// `{float}` at this place stands for ([`literal_fixed`]).
+pub(super) fn read_diagnostic(d: &DiagnosticLike, kinds: &BTreeMap<usize, KnobKind>, fixed: Option<usize>, out: &mut Couplings) -> bool {
     let place = d.place();
     let known = |id: &usize| kinds.contains_key(id);
     let mut explained = false;
@@ -201,7 +226,14 @@ pub(super) fn read_diagnostic(d: &DiagnosticLike, kinds: &BTreeMap<usize, KnobKi
         // Trait errors ("a value of type `Vec<Probe<f64, 11>>` cannot be built from an iterator over
         // elements of type `Probe<f64, 10>`", "cannot add `f64` to `Probe<f64, 3>`"): the headline's
         // probes must agree; a plain float or literal counts only beside an operator.
-        let s: Vec<Slot> = quoted(&d.message).into_iter().flat_map(slots).collect();
+        let s: Vec<Slot> = quoted(&d.message)
+            .into_iter()
+            .flat_map(slots)
+            .map(|x| match (x, fixed) {
+                (Slot::Literal, Some(p)) => Slot::Probe(p),
+                (x, _) => x,
+            })
+            .collect();
         let probes: Vec<usize> = s.iter().filter_map(|x| if let Slot::Probe(p) = x { Some(*p) } else { None }).collect();
         let distinct: BTreeSet<usize> = probes.iter().copied().filter(|p| known(p)).collect();
         if distinct.len() >= 2 {

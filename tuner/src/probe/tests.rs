@@ -559,3 +559,30 @@ fn what_a_unit_meets_is_said_in_the_users_words() {
     assert_eq!(meets_in_user_words("the trait bound `fptune::__rt::Lit: From<u8>` is not satisfied", ""), "Lit: From<u8>");
     assert_eq!(meets_in_user_words("type annotations needed", ""), "type annotations needed");
 }
+
+const LITERAL_FIXES_T: &str = r##"error[E0308]: mismatched types
+   --> src/main.rs:16:93
+    |
+ 16 |                 acc += xj * Complex::from_polar(::fptune::__rt::lit::<f64>(1.0f64, 1.0f32), phase);
+    |                             ------------------- arguments to this function are incorrect    ^^^^^ expected floating-point number, found `Probe<f64, 5>`
+    |
+    = note: expected type `{float}`
+             found struct `fptune::__rt::Probe<f64, 5>`"##;
+
+const PRODUCT_OF_LITERALS_TYPE: &str = r##"error[E0599]: the method `__fp_mul` exists for reference `&&&fptune::__rt::Pair<Complex<fptune::__rt::Probe<f64, 0>>, Complex<{float}>>`, but its trait bounds were not satisfied
+  --> src/main.rs:16:27
+   |
+16 |                 acc += xj * Complex::from_polar(::fptune::__rt::lit::<f64>(1.0f64, 1.0f32), phase);
+   |                           ^ method cannot be called due to unsatisfied trait bounds"##;
+
+#[test]
+fn a_literal_that_fixed_a_generic_parameter_stands_for_the_probe_it_met() {
+    // `xj * Complex::from_polar(1.0, phase)`: natively the literal takes `phase`'s type, so the
+    // product couples `xj` (knob 0) and `phase` (knob 5); in the probe build the literal fixed `T`.
+    let errors = [diag(LITERAL_FIXES_T, "src/main.rs", 16), diag(PRODUCT_OF_LITERALS_TYPE, "src/main.rs", 16)];
+    let c = couplings(&errors, &knobs(6));
+    assert_eq!(c.pairs.iter().map(|p| p.knobs).collect::<Vec<_>>(), [(0, 5)], "{c:?}");
+    // Elsewhere, the literal is only a literal.
+    let alone = couplings(&[diag(PRODUCT_OF_LITERALS_TYPE, "src/main.rs", 16)], &knobs(6));
+    assert!(alone.pairs.is_empty(), "{alone:?}");
+}
