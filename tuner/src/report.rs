@@ -84,6 +84,15 @@ pub struct Report {
     pub warnings: Vec<String>,
 }
 
+/// The user's line a pin names ("at src/main.rs:35 it meets `f64`").
+fn pinned_line<'a>(pin: &str, user: &'a [(String, String)]) -> Option<&'a str> {
+    let place = pin.split(" it meets `").next()?.rsplit("at ").next()?;
+    let (file, line) = place.trim().rsplit_once(':')?;
+    let line: usize = line.parse().ok()?;
+    let text = user.iter().find(|(f, _)| f == file).map(|(_, t)| t.as_str())?;
+    text.lines().nth(line.checked_sub(1)?)
+}
+
 fn evidence_text(e: &Evidence) -> String {
     e.reason.to_string()
 }
@@ -118,10 +127,20 @@ pub fn write(settings: &Settings, ws: &Workspace, tuned: &Tuned) -> Result<Repor
                                 "rustc requires its type to stay: {p}, whose other operand is of a type fptune's floats cannot enter (another crate's, at a version fptune's runtime does not implement, or a trait of yours implemented for `f64` only)"
                             )
                         } else if p.contains(" it meets `") && tuned.auto {
-                            // Every declaration is a knob already: the type is written elsewhere.
-                            format!(
-                                "rustc requires its type to stay: {p}, which no declaration of the crate holds (a suffixed literal such as `1f64`, a cast, a trait impl's or another crate's signature: write it as the knob's type to lower both)"
-                            )
+                            // Every declaration is a knob already: the type is written elsewhere
+                            // (what on that line fixes it, when it is one of std's constants, a
+                            // cast or a suffixed literal).
+                            let there = pinned_line(p, &tuned.sources.user).map(crate::probe::fixed_floats_on).unwrap_or_default();
+                            if there.is_empty() {
+                                format!(
+                                    "rustc requires its type to stay: {p}, which no declaration of the crate holds (a suffixed literal such as `1f64`, a cast, a trait impl's or another crate's signature: write it as the knob's type to lower both)"
+                                )
+                            } else {
+                                format!(
+                                    "rustc requires its type to stay: {p}, which no declaration of the crate holds; on that line {} fix it: written as the knob's type, or as a knob of their own (`let pi: f64 = PI;`), they follow it",
+                                    there.join(", ")
+                                )
+                            }
                         } else if p.contains(" it meets `") {
                             format!(
                                 "rustc requires its type to stay: {p}, which no knob holds (where it is a declaration of yours, mark it `#[tune]`, or tune with `--auto`, to lower both)"
@@ -576,5 +595,17 @@ mod snapshots {
             ]);
         });
         insta::assert_snapshot!("report_md_failed_rechecks", markdown(&r));
+    }
+}
+
+#[cfg(test)]
+mod pins {
+    #[test]
+    fn a_pins_line_is_read_from_the_users_text() {
+        let user = vec![("src/main.rs".to_string(), "fn main() {\n    let p = 2.0 * PI * t;\n}\n".to_string())];
+        let line = super::pinned_line("at src/main.rs:2 it meets `f64`", &user);
+        assert_eq!(line, Some("    let p = 2.0 * PI * t;"));
+        assert_eq!(crate::probe::fixed_floats_on(line.unwrap_or_default()).len(), 1);
+        assert_eq!(super::pinned_line("at src/lib.rs:2 it meets `f64`", &user), None);
     }
 }

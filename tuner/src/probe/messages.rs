@@ -236,3 +236,63 @@ fn operator_symbol(method: &str) -> Option<&'static str> {
         _ => return None,
     })
 }
+
+/// std's float constants (`std::f64::consts::*`): a name a line may use bare, imported.
+const STD_CONSTS: [&str; 18] = [
+    "PI", "TAU", "E", "SQRT_2", "LN_2", "LN_10", "LOG2_E", "LOG10_E", "LOG2_10", "LOG10_2", "FRAC_PI_2", "FRAC_PI_3",
+    "FRAC_PI_4", "FRAC_PI_6", "FRAC_PI_8", "FRAC_1_PI", "FRAC_2_PI", "FRAC_1_SQRT_2",
+];
+
+/// What on a line of the user's code fixes a float type where a knob meets it, in their words:
+/// std's constants (`PI`, `f64::EPSILON`), casts (`as f64`), suffixed literals (`2.0f64`). For
+/// the report's "which no declaration holds": the user sees what to rewrite.
+pub(crate) fn fixed_floats_on(line: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    let mut add = |s: String| {
+        if !out.contains(&s) {
+            out.push(s);
+        }
+    };
+    for (at, w) in words(line) {
+        let before = line[..at].trim_end();
+        if (w == "f64" || w == "f32") && before.ends_with(" as") {
+            add(format!("the cast `as {w}`"));
+        } else if STD_CONSTS.contains(&w) {
+            add(format!("`{w}` (std's `f64` constant; `std::f32::consts::{w}` is `f32`'s)"));
+        } else if (before.ends_with("f64::") || before.ends_with("f32::")) && w.starts_with(|c: char| c.is_ascii_uppercase()) {
+            add(format!("`{}{w}`", &before[before.len() - 5..]));
+        } else if w.starts_with(|c: char| c.is_ascii_digit()) && (w.ends_with("f64") || w.ends_with("f32")) {
+            add(format!("the suffixed literal `{w}`"));
+        }
+    }
+    out
+}
+
+/// The words of a line with their offsets: runs of letters, digits, `_` and `.`, a number's
+/// exponent sign included (`1e-3f64`).
+fn words(line: &str) -> Vec<(usize, &str)> {
+    let bytes = line.as_bytes();
+    let word = |b: u8| b.is_ascii_alphanumeric() || b == b'_' || b == b'.';
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < bytes.len() {
+        if !word(bytes[i]) {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        while i < bytes.len() {
+            let exponent_sign = matches!(bytes[i], b'-' | b'+')
+                && i > start
+                && matches!(bytes[i - 1], b'e' | b'E')
+                && bytes[start].is_ascii_digit();
+            if word(bytes[i]) || exponent_sign {
+                i += 1;
+            } else {
+                break;
+            }
+        }
+        out.push((start, &line[start..i]));
+    }
+    out
+}

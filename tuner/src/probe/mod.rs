@@ -69,7 +69,7 @@ mod tests;
 use self::{couplings::*, diagnostic::*, messages::*, rounds::*, sources::*, units::*};
 pub use self::couplings::{couplings, Couplings, Pair, Pin, Unexplained};
 pub use self::diagnostic::DiagnosticLike;
-pub(crate) use self::messages::{expected_found, strip_ansi};
+pub(crate) use self::messages::{expected_found, fixed_floats_on, strip_ansi};
 pub use self::rounds::{Probing, Round, Trial};
 pub use self::sources::{probe_sources, probe_type};
 pub use crate::leaves::SourceError;

@@ -586,3 +586,19 @@ fn a_literal_that_fixed_a_generic_parameter_stands_for_the_probe_it_met() {
     let alone = couplings(&[diag(PRODUCT_OF_LITERALS_TYPE, "src/main.rs", 16)], &knobs(6));
     assert!(alone.pairs.is_empty(), "{alone:?}");
 }
+
+#[test]
+fn what_fixes_a_float_type_on_a_line_is_named_in_the_users_words() {
+    let line = "            Complex::new(w * tones, 0.0) + Complex::from_polar(0.2 * w, 2.0 * PI * 2.0 * t as f64 + f64::EPSILON * 1e-3f64)";
+    assert_eq!(
+        messages::fixed_floats_on(line),
+        [
+            "`PI` (std's `f64` constant; `std::f32::consts::PI` is `f32`'s)",
+            "the cast `as f64`",
+            "`f64::EPSILON`",
+            "the suffixed literal `1e-3f64`",
+        ]
+    );
+    assert!(messages::fixed_floats_on("let e = E * x;").len() == 1);
+    assert!(messages::fixed_floats_on("let x = a.exp();").is_empty());
+}
