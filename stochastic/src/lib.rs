@@ -89,6 +89,14 @@ macro_rules! __elaborated {
     ($t:ty) => { $t };
 }
 
+/// `fptune::knob!(f64)`: a float type written as a generic argument (`integrate::<f64>(..)`,
+/// `Rule::<f64> { .. }`, `rng.gen::<f64>()`) marked as a knob, as `#[tune]` marks a declaration.
+/// It is the type itself wherever `#[fptune::tune]` does not take it out.
+#[macro_export]
+macro_rules! knob {
+    ($t:ty) => { $t };
+}
+
 pub use format::{Format, Promote, Repr};
 pub use fptune_macros::tune;
 #[doc(hidden)]

@@ -196,6 +196,17 @@ impl Discoverer {
         self.errors.extend(errors);
     }
 
+    /// The knobs `fptune::knob!(T)` marks among the generic arguments given to `name`.
+    fn instantiations(&mut self, name: &syn::Ident, args: &syn::AngleBracketedGenericArguments) {
+        for a in &args.args {
+            if let syn::GenericArgument::Type(t) = a {
+                if let Some(inner) = crate::knob_type_marker(t) {
+                    self.add(name, KnobKind::Instantiation, &inner, Some(Marker::default()), name.span());
+                }
+            }
+        }
+    }
+
     fn fn_sig(&mut self, attrs: &[Attribute], sig: &syn::Signature) {
         for input in &sig.inputs {
             match input {
@@ -347,6 +358,22 @@ impl<'ast> Visit<'ast> for Discoverer {
         syn::visit::visit_expr(self, e);
     }
 
+    fn visit_path(&mut self, p: &'ast syn::Path) {
+        for seg in &p.segments {
+            if let syn::PathArguments::AngleBracketed(a) = &seg.arguments {
+                self.instantiations(&seg.ident, a);
+            }
+        }
+        syn::visit::visit_path(self, p);
+    }
+
+    fn visit_expr_method_call(&mut self, m: &'ast syn::ExprMethodCall) {
+        if let Some(t) = &m.turbofish {
+            self.instantiations(&m.method, t);
+        }
+        syn::visit::visit_expr_method_call(self, m);
+    }
+
     fn visit_expr_closure(&mut self, c: &'ast syn::ExprClosure) {
         for input in &c.inputs {
             let Pat::Type(pt) = input else { continue };
@@ -374,6 +401,16 @@ mod tests {
     fn knobs(src: &str) -> Discovery {
         let item: Item = syn::parse_str(src).expect("test source parses");
         discover(&item, &Top::default())
+    }
+
+    #[test]
+    fn a_generic_argument_marked_knob_is_a_knob() {
+        let d = knobs("fn f() { let y = integrate::<fptune::knob!(f64)>(1.0); let u = rng.gen::<knob!(f32)>(); let v = Vec::<f64>::new(); }");
+        let found: Vec<(String, KnobKind, Option<FloatFormat>)> = d.knobs.iter().map(|k| (k.name.clone(), k.kind, k.format)).collect();
+        assert_eq!(
+            found,
+            [("integrate".to_string(), KnobKind::Instantiation, Some(FloatFormat::F64)), ("gen".to_string(), KnobKind::Instantiation, Some(FloatFormat::F32))]
+        );
     }
 
     #[test]

@@ -20,6 +20,9 @@ pub enum KnobKind {
     Param,
     /// A closure's parameter whose type is written (`|x: f64| ..`).
     Closure,
+    /// A float type given as a generic argument, marked `fptune::knob!(f64)`
+    /// (`integrate::<fptune::knob!(f64)>(..)`): named after what it instantiates.
+    Instantiation,
     /// A function's return value.
     Return,
     /// A struct field.
@@ -39,6 +42,7 @@ impl KnobKind {
             Self::Let => "let",
             Self::Param => "param",
             Self::Closure => "closure",
+            Self::Instantiation => "instantiation",
             Self::Return => "return",
             Self::Field => "field",
             Self::Static => "static",

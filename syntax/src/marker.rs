@@ -62,6 +62,18 @@ pub fn is_marker(attr: &Attribute) -> bool {
         || (path.segments.len() == 2 && path.segments[0].ident == "fptune" && path.segments[1].ident == "tune")
 }
 
+/// The type inside a knob marker written as a type, `fptune::knob!(f64)` (`knob!(f64)`, a leading
+/// `::` and `$crate` paths too); `None` for any other type.
+pub fn knob_type_marker(ty: &syn::Type) -> Option<syn::Type> {
+    let syn::Type::Macro(m) = ty else { return None };
+    let segs: Vec<String> = m.mac.path.segments.iter().map(|s| s.ident.to_string()).collect();
+    let named = matches!(segs.iter().map(String::as_str).collect::<Vec<_>>()[..], ["knob"] | ["fptune", "knob"]);
+    if !named {
+        return None;
+    }
+    syn::parse2(m.mac.tokens.clone()).ok()
+}
+
 /// Parses the marker of an attribute known to be one.
 pub fn parse_marker(attr: &Attribute) -> syn::Result<Marker> {
     match &attr.meta {

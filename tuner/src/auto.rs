@@ -7,6 +7,7 @@
 //! | trait `impl` | `#[fptune::tune(printed)]` | none in the signatures (the trait fixes them) |
 //! | `let` (written, or written by the elaboration) | | the variable |
 //! | closure parameter with its type written (`\|x: f64\| ..`) | | the parameter |
+//! | float type given as a generic argument in code (`integrate::<f64>(..)`) | `::fptune::knob!(f64)` | the instantiation |
 //! | `struct` | `#[fptune::tune]` | each float field |
 //! | `const`, `static`, `type` | `#[fptune::tune]` | the item itself |
 //!
@@ -204,6 +205,22 @@ impl Marker<'_> {
         }
     }
 
+    /// A float type given as a generic argument in code (`integrate::<f64>(..)`, `rng.gen::<f64>()`,
+    /// `Rule::<f64> { .. }`) marked a knob: written `::fptune::knob!(f64)`.
+    fn instantiations(&mut self, args: &syn::AngleBracketedGenericArguments) {
+        for a in &args.args {
+            let syn::GenericArgument::Type(t) = a else { continue };
+            if !self.knob_type(t) || fptune_syntax::knob_type_marker(t).is_some() {
+                continue;
+            }
+            let (s, e) = (t.span().start(), t.span().end());
+            if let (Some(a), Some(b)) = (splice::offset(self.text, s.line, s.column), splice::offset(self.text, e.line, e.column)) {
+                self.edits.push(Edit::insert(a, "::fptune::knob!("));
+                self.edits.push(Edit::insert(b, ")"));
+            }
+        }
+    }
+
     /// Knob markers on the float `let`s of a body (closures' included; nested items are not
     /// visited: they are not marked).
     fn body(&mut self, block: &syn::Block) {
@@ -230,6 +247,24 @@ impl Marker<'_> {
                     }
                 }
                 syn::visit::visit_expr_closure(self, c);
+            }
+            fn visit_path(&mut self, p: &'ast syn::Path) {
+                for seg in &p.segments {
+                    if let syn::PathArguments::AngleBracketed(a) = &seg.arguments {
+                        self.0.instantiations(a);
+                    }
+                }
+                syn::visit::visit_path(self, p);
+            }
+            fn visit_expr_method_call(&mut self, m: &'ast syn::ExprMethodCall) {
+                if let Some(t) = &m.turbofish {
+                    self.0.instantiations(t);
+                }
+                syn::visit::visit_expr_method_call(self, m);
+            }
+            fn visit_type(&mut self, _: &'ast syn::Type) {
+                // Generic arguments inside a written type (`let v: Vec<f64>`) are the
+                // declaration's, which is marked as a whole.
             }
             fn visit_item(&mut self, _: &'ast syn::Item) {}
         }
@@ -264,6 +299,10 @@ mod tests {
         assert!(out.contains("#[cfg(test)]\nmod tests { fn t(x: f64) {} }"), "{out}");
         let text = "fn k() { let s = |t: f64| t * t; let r = v.iter().map(|x: ::fptune::__rt::elaborated!(f64)| x); }\n";
         let out = splice(text, &markers(text)).expect("edits").text;
+        let turbofish = "fn k() { let y = integrate::<f64>(1.0); let u: f64 = rng.gen::<f64>(); let r = Rule::<f64> { w: 0.5 }; let v: Vec<f64> = Vec::new(); }\n";
+        let out2 = splice(turbofish, &markers(turbofish)).expect("edits").text;
+        assert!(out2.contains("integrate::<::fptune::knob!(f64)>(1.0)") && out2.contains("rng.gen::<::fptune::knob!(f64)>()"), "{out2}");
+        assert!(out2.contains("Rule::<::fptune::knob!(f64)> { w: 0.5 }") && out2.contains("#[tune] let v: Vec<f64> = Vec::new();"), "{out2}");
         assert!(out.contains("let s = |#[tune] t: f64| t * t;") && out.contains("map(|x: ::fptune::__rt::elaborated!(f64)| x)"), "{out}");
         syn::parse_file(&out).expect("parses");
     }

@@ -950,8 +950,8 @@ fn a_foreign_alias_of_a_float_type_is_a_knob_over_its_float() {
 }
 
 #[test]
-fn a_closures_typed_parameters_are_knobs() {
-    // Issue 44 item 4: `|t: f64| ..` declares a float; zero-touch marks it. What a parameter
+fn a_closures_typed_parameters_and_generic_instantiations_are_knobs() {
+    // Issue 44 item 4: `|t: f64| ..` and `Rule::<f64>` declare floats; zero-touch marks them. What a parameter
     // meets is said at its place (a bound `Fn(f64) -> f64`, a `fn(f64) -> f64` field of
     // `Rule::<f64>`); one that meets nothing of the kind is lowered.
     let (_dir, _krate, run, r) = tuned_fixture("eco_closure_params", &["--auto", "--check-printed", "--digits", "3"]);
@@ -959,6 +959,12 @@ fn a_closures_typed_parameters_are_knobs() {
     let width = knob(&r, "width");
     assert_eq!(width["kind"], "closure", "{width}");
     assert_ne!(width["found"], "f64", "{width}\n{}", run.stdout);
+    // `Rule::<f64> { f: |x: f64| .. }`: the instantiation is a knob (`fptune::knob!`), and the
+    // closure coerced to its `fn(F) -> F` shares its type.
+    let rule = knob(&r, "Rule");
+    assert_eq!(rule["kind"], "instantiation", "{rule}");
+    assert_ne!(rule["found"], "f64", "{rule}\n{}", run.stdout);
+    assert_eq!(knob(&r, "x")["unit"], rule["unit"], "{}", run.stdout);
     let t = knob(&r, "t");
     assert_eq!(t["kind"], "closure", "{t}");
     assert!(evidence(t).contains("src/main.rs:21"), "{t}");

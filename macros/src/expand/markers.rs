@@ -72,3 +72,18 @@ pub(super) fn strip_markers(item: &mut Item, sites_only: bool) {
     }
     Strip { sites_only }.visit_item_mut(item);
 }
+
+/// `fptune::knob!(T)` written `T`: the knob a generic argument declares is found
+/// ([`fptune_syntax::discover`]), and each build writes its type as it writes any float type.
+pub(super) fn unwrap_knob_types(item: &mut Item) {
+    struct Unwrap;
+    impl VisitMut for Unwrap {
+        fn visit_type_mut(&mut self, t: &mut syn::Type) {
+            if let Some(inner) = fptune_syntax::knob_type_marker(t) {
+                *t = inner;
+            }
+            visit_mut::visit_type_mut(self, t);
+        }
+    }
+    Unwrap.visit_item_mut(item);
+}

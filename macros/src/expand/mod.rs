@@ -35,7 +35,7 @@ use const_fns::{holds_knob_type, unconst_float_fns, unconst_fns_writing};
 use context::Context;
 use elaborated::{ElaboratedParams, SuffixedLiterals, UntypedLiterals};
 use knob_params::generalize_knob_params;
-use markers::strip_markers;
+use markers::{strip_markers, unwrap_knob_types};
 use rewrite::Rewriter;
 use stochastic::StochasticTypes;
 
@@ -78,6 +78,7 @@ fn expand(args: TokenStream, item: TokenStream, user_facing: bool) -> TokenStrea
     let top = Top { marker };
     let discovery = discover(&item, &top);
     let mut errors = discovery.errors;
+    unwrap_knob_types(&mut item);
     if STOCHASTIC {
         unconst_float_fns(&mut item);
     } else {

@@ -121,9 +121,21 @@ pub(crate) fn expected_found(text: &str) -> Vec<(String, String)> {
         let rest = &text[from + after..];
         let Some(skip) = found_separator(rest) else { continue };
         let Some((found, _)) = operand(&rest[skip..]) else { continue };
+        // A closure where a `fn` pointer is expected: rustc gives its signature in a note.
+        let found = match (found.starts_with("{closure@"), closure_signature(text)) {
+            (true, Some(sig)) => sig,
+            _ => found,
+        };
         out.push((expected, found));
     }
     out
+}
+
+/// The signature of the closure an error names ("closure has signature: `fn(Probe<f64, 7>) ->
+/// Probe<f64, 7>`").
+fn closure_signature(text: &str) -> Option<String> {
+    let rest = text.split("closure has signature: `").nth(1)?;
+    rest.split('`').next().map(str::to_string)
 }
 
 /// A type after "expected "/"found ": optional kind words ("struct", "mutable reference"), then a

@@ -602,3 +602,19 @@ fn what_fixes_a_float_type_on_a_line_is_named_in_the_users_words() {
     assert!(messages::fixed_floats_on("let e = E * x;").len() == 1);
     assert!(messages::fixed_floats_on("let x = a.exp();").is_empty());
 }
+
+const CLOSURE_AS_FN_POINTER: &str = r##"error[E0308]: mismatched types
+  --> src/main.rs:18:69
+   |
+18 |         Rule::<::fptune::knob!(::fptune::__rt::Probe<f64, 6>)> { f: |#[tune] x: ::fptune::__rt::Probe<f64, 7>| x * x, weight: w },
+   |                                                                     ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ expected `6`, found `7`
+   |
+   = note: expected fn pointer `fn(fptune::__rt::Probe<f64, 6>) -> fptune::__rt::Probe<f64, 6>`
+                 found closure `{closure@src/main.rs:18:69: 18:111}`
+   = note: closure has signature: `fn(fptune::__rt::Probe<f64, 7>) -> fptune::__rt::Probe<f64, 7>`"##;
+
+#[test]
+fn a_closure_given_where_a_fn_pointer_is_expected_couples_by_its_signature() {
+    let c = couplings(&[diag(CLOSURE_AS_FN_POINTER, "src/main.rs", 18)], &knobs(8));
+    assert_eq!(c.pairs.iter().map(|p| p.knobs).collect::<Vec<_>>(), [(6, 7)], "{c:?}");
+}
