@@ -6,7 +6,7 @@
 //! | `fn`, inherent `impl` method | `#[fptune::tune(printed)]` on the item | each float parameter, the return value |
 //! | trait `impl` | `#[fptune::tune(printed)]` | none in the signatures (the trait fixes them) |
 //! | `let` (written, or written by the elaboration) | | the variable |
-//! | closure parameter with its type written (`\|x: f64\| ..`) | | the parameter |
+//! | closure parameter with its type written (`\|x: f64\| ..`), the closure no call's argument | | the parameter |
 //! | float type given as a generic argument in code (`integrate::<f64>(..)`) | `::fptune::knob!(f64)` | the instantiation |
 //! | `struct` | `#[fptune::tune]` | each float field |
 //! | `const`, `static`, `type` | `#[fptune::tune]` | the item itself |
@@ -237,7 +237,9 @@ impl Marker<'_> {
             }
             fn visit_expr_closure(&mut self, c: &'ast syn::ExprClosure) {
                 // A closure's parameter whose float type is written (by the user, or by the
-                // elaboration where the closure is not a call's argument).
+                // elaboration), where the closure is no call's argument (a call's closure takes
+                // its parameters' types from the callee: `fold`'s accumulator is its initial
+                // value's, a `map`'s the items').
                 for input in &c.inputs {
                     if let syn::Pat::Type(pt) = input {
                         if matches!(&*pt.pat, syn::Pat::Ident(_)) && self.0.knob_type(&pt.ty) && !skipped(&pt.attrs) {
@@ -260,13 +262,29 @@ impl Marker<'_> {
                 if let Some(t) = &m.turbofish {
                     self.0.instantiations(t);
                 }
-                syn::visit::visit_expr_method_call(self, m);
+                self.visit_expr(&m.receiver);
+                self.arguments(&m.args);
+            }
+            fn visit_expr_call(&mut self, c: &'ast syn::ExprCall) {
+                self.visit_expr(&c.func);
+                self.arguments(&c.args);
             }
             fn visit_type(&mut self, _: &'ast syn::Type) {
                 // Generic arguments inside a written type (`let v: Vec<f64>`) are the
                 // declaration's, which is marked as a whole.
             }
             fn visit_item(&mut self, _: &'ast syn::Item) {}
+        }
+        impl<'ast> Lets<'_, '_> {
+            /// A call's arguments: a closure's body is visited, its parameters are not marked.
+            fn arguments(&mut self, args: &'ast syn::punctuated::Punctuated<syn::Expr, syn::Token![,]>) {
+                for a in args {
+                    match a {
+                        syn::Expr::Closure(c) => syn::visit::visit_expr_closure(self, c),
+                        other => self.visit_expr(other),
+                    }
+                }
+            }
         }
         Lets(self).visit_block(block);
     }
@@ -297,13 +315,13 @@ mod tests {
         assert!(out.contains("#[fptune::tune(printed)] impl std::ops::Add for V3 {\n    type Output = V3;\n    fn add(self, o: V3) -> V3 { #[tune] let k: f64"), "{out}");
         assert!(out.contains("#[fptune::tune(printed)] fn main() {\n    #[tune] let v: Vec<f64> = vec![1.0];\n    let n: usize"), "{out}");
         assert!(out.contains("#[cfg(test)]\nmod tests { fn t(x: f64) {} }"), "{out}");
-        let text = "fn k() { let s = |t: f64| t * t; let r = v.iter().map(|x: ::fptune::__rt::elaborated!(f64)| x); }\n";
+        let text = "fn k() { let s = |t: f64| t * t; let r = v.iter().map(|x: f64| x).fold(0.0, |a: f64, x: f64| a + x); }\n";
         let out = splice(text, &markers(text)).expect("edits").text;
         let turbofish = "fn k() { let y = integrate::<f64>(1.0); let u: f64 = rng.gen::<f64>(); let r = Rule::<f64> { w: 0.5 }; let v: Vec<f64> = Vec::new(); }\n";
         let out2 = splice(turbofish, &markers(turbofish)).expect("edits").text;
         assert!(out2.contains("integrate::<::fptune::knob!(f64)>(1.0)") && out2.contains("rng.gen::<::fptune::knob!(f64)>()"), "{out2}");
         assert!(out2.contains("Rule::<::fptune::knob!(f64)> { w: 0.5 }") && out2.contains("#[tune] let v: Vec<f64> = Vec::new();"), "{out2}");
-        assert!(out.contains("let s = |#[tune] t: f64| t * t;") && out.contains("map(|x: ::fptune::__rt::elaborated!(f64)| x)"), "{out}");
+        assert!(out.contains("let s = |#[tune] t: f64| t * t;") && out.contains("map(|x: f64| x).fold(0.0, |a: f64, x: f64| a + x)"), "{out}");
         syn::parse_file(&out).expect("parses");
     }
 }
