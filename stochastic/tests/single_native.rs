@@ -28,7 +28,10 @@ macro_rules! written {
                 for k in 0..6 {
                     s = 0.0;
                     for i in 0..n {
-                        let mut row = 0.0;
+                        // Typed as the tuner's elaboration types it: unannotated, the written
+                        // builds' `row` would take the type of the knobs it meets, as rustc's
+                        // own `+` types it, and the single build's cannot meet a `Knob` so.
+                        let mut row: f64 = 0.0;
                         for j in 0..n {
                             row = row + a[i * n + j] * x[j];
                         }

@@ -334,6 +334,52 @@ lit_fallbacks! {
     __fp_rem, Rem, rem: RemLit64 LitRem64 RemLit32 LitRem32 RemSlit64 SlitRem64 RemSlit32 SlitRem32;
 }
 
+/// The native formats whose operands of one type meet through rustc's own operator, at the
+/// dispatch's first level ([`SameAdd`], [`SameCmp`], [`SameCompoundKind`]): `f64` and `f32`.
+///
+/// Markers never break a native build (issue 44, item 9): rustc's operators on floats unify
+/// their operand types, so a float it has not typed yet (`let mut s = 0.0;`, the elements of
+/// `vec![1.0, 2.0]`) takes the type of the one it meets (`s += a[i] * b[i]` makes `s` an `f64`),
+/// and a later method call on it compiles. The dispatch's own levels take two types and type
+/// neither; this level's impls take one type for both operands, so rustc unifies them when it
+/// selects the method, as its operator would, and computes as the operator does (what the
+/// levels below compute for one native format too). Operands of two types, and every other kind
+/// (stochastic values, literals, 16-bit and custom formats, the probe's and the single build's
+/// types), go on to the levels below, as before.
+pub trait Native: Copy {}
+impl Native for f64 {}
+impl Native for f32 {}
+
+/// `SameAdd` and its kin: `a op b` of one native type (see [`Native`]), one level above the
+/// float operators (the expansion is `(&&&pair(a, b)).__fp_add()`).
+macro_rules! same_binary {
+    ($($Same:ident, $m:ident, $Op:ident, $op:ident;)*) => {$(
+        /// Two operands of one native type: rustc's own operator.
+        pub trait $Same {
+            /// Result type.
+            type Out;
+            /// The operation.
+            fn $m(&self) -> Self::Out;
+        }
+        impl<T: Native + $Op<Output = T>> $Same for &&Pair<T, T> {
+            type Out = T;
+            #[inline(always)]
+            fn $m(&self) -> T {
+                let (a, b) = self.take();
+                $Op::$op(a, b)
+            }
+        }
+    )*};
+}
+
+same_binary! {
+    SameAdd, __fp_add, Add, add;
+    SameSub, __fp_sub, Sub, sub;
+    SameMul, __fp_mul, Mul, mul;
+    SameDiv, __fp_div, Div, div;
+    SameRem, __fp_rem, Rem, rem;
+}
+
 binary!(FloatAdd, StdAdd, __fp_add, Add, add, Arith, fp_add);
 binary!(FloatSub, StdSub, __fp_sub, Sub, sub, Arith, fp_sub);
 binary!(FloatMul, StdMul, __fp_mul, Mul, mul, Arith, fp_mul);
@@ -355,6 +401,25 @@ impl<A: ?Sized, B> std::fmt::Debug for Types<A, B> {
 #[inline(always)]
 pub fn types<A: ?Sized, B>(_place: &A, _operand: &B) -> Types<A, B> {
     Types(PhantomData)
+}
+
+/// Compound assignment of a place and an operand of one native type (see [`Native`]): rustc's
+/// own operator, which types a place rustc has not typed yet by the operand.
+#[derive(Clone, Copy, Debug)]
+pub struct SameCompound;
+
+/// Selects [`SameCompound`] for a place and an operand of one native type, one level above
+/// [`FloatCompoundKind`] (the expansion is `(&&&&types(&*place, &rhs)).__fp_compound()`).
+pub trait SameCompoundKind {
+    /// The strategy.
+    fn __fp_compound(&self) -> SameCompound;
+}
+
+impl<T: Native> SameCompoundKind for &&&Types<T, T> {
+    #[inline(always)]
+    fn __fp_compound(&self) -> SameCompound {
+        SameCompound
+    }
 }
 
 /// Compound assignment of floats: computed in the common format, stored back rounded to the
@@ -454,6 +519,13 @@ macro_rules! compound {
                 $OpAssign::$op_assign(place, <A::Elem as FromLit>::from_lit(b));
             }
         }
+        impl SameCompound {
+            /// `place op= b`, both of one native type.
+            #[inline(always)]
+            pub fn $m<A: Native + $OpAssign<A>>(self, place: &mut A, b: A) {
+                $OpAssign::$op_assign(place, b);
+            }
+        }
         impl StdCompound {
             /// `place op= b`.
             #[inline(always)]
@@ -522,6 +594,56 @@ where
     fn __fp_ge(&self) -> bool {
         let (a, b) = self.take();
         let (a, b) = A::join(*a, *b);
+        a >= b
+    }
+}
+
+/// Comparisons of two operands of one native type (see [`Native`]): rustc's own, one level above
+/// [`FloatCmp`] (the expansion is `(&&&pair(&a, &b)).__fp_lt()`).
+pub trait SameCmp {
+    /// `a == b`
+    fn __fp_eq(&self) -> bool;
+    /// `a != b`
+    fn __fp_ne(&self) -> bool;
+    /// `a < b`
+    fn __fp_lt(&self) -> bool;
+    /// `a <= b`
+    fn __fp_le(&self) -> bool;
+    /// `a > b`
+    fn __fp_gt(&self) -> bool;
+    /// `a >= b`
+    fn __fp_ge(&self) -> bool;
+}
+
+impl<T: Native + PartialOrd> SameCmp for &&Pair<&T, &T> {
+    #[inline(always)]
+    fn __fp_eq(&self) -> bool {
+        let (a, b) = self.take();
+        a == b
+    }
+    #[inline(always)]
+    fn __fp_ne(&self) -> bool {
+        let (a, b) = self.take();
+        a != b
+    }
+    #[inline(always)]
+    fn __fp_lt(&self) -> bool {
+        let (a, b) = self.take();
+        a < b
+    }
+    #[inline(always)]
+    fn __fp_le(&self) -> bool {
+        let (a, b) = self.take();
+        a <= b
+    }
+    #[inline(always)]
+    fn __fp_gt(&self) -> bool {
+        let (a, b) = self.take();
+        a > b
+    }
+    #[inline(always)]
+    fn __fp_ge(&self) -> bool {
+        let (a, b) = self.take();
         a >= b
     }
 }

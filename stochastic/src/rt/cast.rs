@@ -145,18 +145,35 @@ pub fn cast_operand<T, S: CastOperand<T>>(x: S) -> S::Out {
     x.cast_operand()
 }
 
-macro_rules! cast_operand_int {
+/// The integer primitives, whose cast to a float operand is a [`Lit`].
+pub trait Integer: Copy {
+    /// The value as the two literals it stands for.
+    fn lit(self) -> Lit;
+}
+
+macro_rules! integer {
     ($($s:ty),*) => {$(
-        impl<T> CastOperand<T> for $s {
-            type Out = Lit;
+        impl Integer for $s {
             #[inline(always)]
-            fn cast_operand(self) -> Lit {
+            fn lit(self) -> Lit {
                 Lit::new(self as f64, self as f32)
             }
         }
     )*};
 }
-cast_operand_int!(i8, i16, i32, i64, i128, isize, u8, u16, u32, u64, u128, usize);
+integer!(i8, i16, i32, i64, i128, isize, u8, u16, u32, u64, u128, usize);
+
+/// One impl for every integer, not one per type: an integer rustc has not typed yet
+/// (`(0..n).map(|i| (i + 1) as f64 / 65.0)`, `n` untyped) is then a `Lit` operand all the same,
+/// and the arithmetic around it compiles as the unmarked code does (markers never break a
+/// native build, issue 44).
+impl<T, I: Integer> CastOperand<T> for I {
+    type Out = Lit;
+    #[inline(always)]
+    fn cast_operand(self) -> Lit {
+        self.lit()
+    }
+}
 
 macro_rules! cast_operand_float {
     ($($s:ty),*) => {$(

@@ -5,8 +5,10 @@
 //! dispatches on the operand types with *autoref specialisation*: a method implemented for
 //! `&Pair<A, B>` when both operands are floats of any kind (native, stochastic, literal) is found
 //! before the fallback implemented for `Pair<A, B>` that forwards to the ordinary `std::ops`
-//! trait. So integers, user types and generic code keep their own operators, while floats follow
-//! DESIGN.md's semantics:
+//! trait; above both, a method implemented for `&&Pair<T, T>`, two operands of one native type
+//! (`f64`, `f32`), is rustc's own operator, which types a float rustc has not typed yet by the
+//! one it meets, as in unmarked code (`binary.rs`, [`Native`]). So integers, user types and
+//! generic code keep their own operators, while floats follow DESIGN.md's semantics:
 //!
 //! 1. an operation between two formats is computed in the wider one (`Join`), and
 //!    binary16 with bfloat16 in binary32;
@@ -75,6 +77,7 @@ pub mod prelude {
         LitCompoundKind, StdCompoundKind, StdCopy, StdDiv, StdEq, StdFold, StdMax, StdMin, StdMul, StdOrd, StdRem,
         StdStore, StdSub,
     };
+    pub use super::{SameAdd, SameCmp, SameCompoundKind, SameDiv, SameMul, SameRem, SameSub};
     pub use super::{ElemAddLit, ElemDivLit, ElemMulLit, ElemSubLit, LitAddElem, LitDivElem, LitMulElem, LitSubElem};
     pub use super::{
         AddLit32, AddLit64, AddSlit32, AddSlit64, DivLit32, DivLit64, DivSlit32, DivSlit64,

@@ -5,6 +5,8 @@ use fptune_syntax::{is_storable_float, FloatFormat};
 use syn::visit::Visit;
 use syn::{Expr, Pat, Stmt, Type, UnOp};
 
+use crate::expand::macro_args::VecRepeat;
+
 use super::operators::{arith_name, cast_float_target, literal_like};
 use super::{Binding, Rewriter};
 
@@ -24,6 +26,68 @@ impl Rewriter {
             storable: is_storable_float(ty, &self.cx.aliases),
             floaty: !fptune_syntax::float_leaves(ty, &self.cx.aliases).is_empty(),
             inferred: false,
+            open: false,
+        }
+    }
+
+    /// Binds every name of an untyped closure parameter's pattern as [`Binding::open`].
+    pub(super) fn bind_open(&mut self, pat: &Pat) {
+        for n in pat_names(pat) {
+            self.bind(n, Binding { open: true, ..Binding::default() });
+        }
+    }
+
+    /// Whether rustc has typed `e` where it is used as an operand, or will type it as its own
+    /// operator would (a float literal's binding, `{float}`): a binding not [`Binding::open`],
+    /// its fields, elements and dereferences, calls and method calls whose result type is
+    /// declared, and arithmetic of such values (whose result the dispatch's first level types,
+    /// or a float level types from two known types). Anything else (a literal operand, a cast,
+    /// a block, a macro, a call whose result type waits for its use, `x.into()`, `.sum()`) may
+    /// have a type the dispatch leaves open until later: the dispatch's first level, two
+    /// operands of one native type, would take it for the other operand's type.
+    pub(super) fn settled(&self, e: &Expr) -> bool {
+        match e {
+            Expr::Path(p) => match p.path.get_ident() {
+                Some(id) => !self.lookup(&id.to_string()).is_some_and(|b| b.open),
+                // A constant, a unit struct, an associated constant: declared.
+                None => true,
+            },
+            Expr::Field(f) => self.settled(&f.base),
+            Expr::Index(i) => self.settled(&i.expr),
+            Expr::Paren(p) => self.settled(&p.expr),
+            Expr::Group(g) => self.settled(&g.expr),
+            Expr::Reference(r) => self.settled(&r.expr),
+            Expr::Unary(u) => self.settled(&u.expr),
+            Expr::Binary(b) if arith_name(&b.op).is_some() => self.settled(&b.left) && self.settled(&b.right),
+            Expr::MethodCall(m) => (m.turbofish.is_some() || !OPEN_RESULTS.iter().any(|n| m.method == n)) && self.settled(&m.receiver),
+            Expr::Call(c) => match &*c.func {
+                Expr::Path(p) => p.path.segments.last().is_some_and(|l| !OPEN_RESULTS.iter().any(|n| l.ident == n)),
+                _ => false,
+            },
+            _ => false,
+        }
+    }
+
+    /// Whether a `let`'s unannotated value leaves the binding typed as [`Rewriter::settled`]
+    /// says: a float literal (rustc's `{float}`), arrays and `vec![..]`s of such values, or a
+    /// settled value.
+    pub(super) fn settled_value(&self, e: &Expr) -> bool {
+        match e {
+            Expr::Lit(l) => matches!(l.lit, syn::Lit::Float(_) | syn::Lit::Int(_)),
+            Expr::Unary(u) if matches!(u.op, UnOp::Neg(_)) => self.settled_value(&u.expr),
+            Expr::Paren(p) => self.settled_value(&p.expr),
+            Expr::Array(a) => a.elems.iter().all(|x| self.settled_value(x)),
+            Expr::Repeat(r) => self.settled_value(&r.expr),
+            Expr::Macro(m) if m.mac.path.is_ident("vec") => {
+                use syn::parse::Parser;
+                if let Ok(VecRepeat { elem, .. }) = syn::parse2::<VecRepeat>(m.mac.tokens.clone()) {
+                    return self.settled_value(&elem);
+                }
+                syn::punctuated::Punctuated::<Expr, syn::Token![,]>::parse_terminated
+                    .parse2(m.mac.tokens.clone())
+                    .is_ok_and(|elems| elems.iter().all(|x| self.settled_value(x)))
+            }
+            other => self.settled(other),
         }
     }
 
@@ -46,15 +110,7 @@ impl Rewriter {
             Pat::Reference(r) => self.bind_pat(&r.pat, b),
             _ => {
                 // Destructuring: the parts' types are unknown here.
-                struct Names<'a>(&'a mut Vec<String>);
-                impl<'ast> Visit<'ast> for Names<'_> {
-                    fn visit_pat_ident(&mut self, p: &'ast syn::PatIdent) {
-                        self.0.push(p.ident.to_string());
-                    }
-                }
-                let mut names = Vec::new();
-                Names(&mut names).visit_pat(pat);
-                for n in names {
+                for n in pat_names(pat) {
                     self.bind(n, Binding::default());
                 }
             }
@@ -149,6 +205,19 @@ impl Rewriter {
     }
 }
 
+/// The names a pattern binds.
+fn pat_names(pat: &Pat) -> Vec<String> {
+    struct Names<'a>(&'a mut Vec<String>);
+    impl<'ast> Visit<'ast> for Names<'_> {
+        fn visit_pat_ident(&mut self, p: &'ast syn::PatIdent) {
+            self.0.push(p.ident.to_string());
+        }
+    }
+    let mut names = Vec::new();
+    Names(&mut names).visit_pat(pat);
+    names
+}
+
 fn strip_type_parens(ty: &Type) -> &Type {
     match ty {
         Type::Paren(p) => strip_type_parens(&p.elem),
@@ -178,6 +247,11 @@ fn place_root(e: &Expr) -> &Expr {
         _ => e,
     }
 }
+
+/// Functions and methods whose result type waits for its use (a generic result): their value's
+/// type may still be open where it is an operand ([`Rewriter::settled`]).
+const OPEN_RESULTS: [&str; 14] =
+    ["into", "try_into", "from", "try_from", "default", "parse", "sum", "product", "collect", "fold", "cast", "unwrap_or_default", "from_f64", "from_f32"];
 
 /// Methods whose result is a float when their receiver is: a cast of such a call to an integer
 /// is a float-to-integer cast.

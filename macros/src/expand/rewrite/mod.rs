@@ -31,6 +31,11 @@ struct Binding {
     /// Unannotated and initialised: its type is the initialiser's, which in the single build can
     /// be a value of run-time format (`__rt::DynStochastic`), so stores into it must see the place.
     inferred: bool,
+    /// Its type may still be open where it is used: an untyped closure parameter, or an
+    /// unannotated binding of a value whose type may be ([`Rewriter::settled_value`]). An
+    /// operation on it skips the dispatch's first level, two operands of one native type
+    /// (`__rt::SameMul`), which would take it for the other operand's type.
+    open: bool,
 }
 
 pub(super) struct Rewriter {
@@ -199,6 +204,7 @@ impl VisitMut for Rewriter {
             _ => None,
         };
         let literal_init = l.init.as_ref().is_some_and(|i| is_literal_operand(&i.expr));
+        let open_init = l.init.as_ref().is_some_and(|i| !self.settled_value(&i.expr));
         let literal_init_value = l.init.as_ref().is_some_and(|i| literal_value(&i.expr));
         if let Some(init) = &mut l.init {
             self.visit_expr_mut(&mut init.expr);
@@ -228,7 +234,12 @@ impl VisitMut for Rewriter {
         }
         let b = match &annotated {
             Some(ty) => self.binding_of_type(ty),
-            None => Binding { storable: literal_init, floaty: literal_init, inferred: l.init.is_some() },
+            None => Binding {
+                storable: literal_init,
+                floaty: literal_init,
+                inferred: l.init.is_some(),
+                open: open_init,
+            },
         };
         self.bind_pat(&l.pat, b);
     }
@@ -236,7 +247,11 @@ impl VisitMut for Rewriter {
     fn visit_expr_closure_mut(&mut self, c: &mut syn::ExprClosure) {
         self.scopes.push(HashMap::new());
         for input in &c.inputs {
-            self.bind_pat(input, Binding::default());
+            match input {
+                Pat::Type(_) => self.bind_pat(input, Binding::default()),
+                // Typed by the closure's uses, which rustc may not have seen at its body.
+                _ => self.bind_open(input),
+            }
         }
         self.returns.push(None);
         self.visit_expr_mut(&mut c.body);

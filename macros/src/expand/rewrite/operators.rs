@@ -86,9 +86,12 @@ impl Rewriter {
             visit_mut::visit_expr_binary_mut(self, b);
             return None;
         }
-        // With a literal operand, one level more: a literal meeting a container takes its
-        // element type (`fptune::__rt::ElemMulLit`), before any float operator.
-        let refs = if float_literal(&b.left).is_some() || float_literal(&b.right).is_some() { quote!(&&&) } else { quote!(&&) };
+        // One level above the float operators: two operands of one native type meet through
+        // rustc's own operator, which types a float not typed yet by the other as unmarked code
+        // does (`fptune::__rt::SameMul`: markers never break a native build); a literal meeting a
+        // container takes its element type (`fptune::__rt::ElemMulLit`).
+        let literal = float_literal(&b.left).is_some() || float_literal(&b.right).is_some();
+        let refs = if literal { quote!(&&&) } else { self.levels(&[&b.left, &b.right], quote!(&&&), quote!(&&)) };
         let left = self.operand((*b.left).clone());
         let right = self.operand((*b.right).clone());
         let method = syn::Ident::new(&format!("__fp_{name}"), b.op.span());
@@ -104,25 +107,42 @@ impl Rewriter {
         let left = self.operand((*b.left).clone());
         let right = self.operand((*b.right).clone());
         let method = syn::Ident::new(&format!("__fp_{name}"), b.op.span());
-        Some(wrap_dispatch(span, quote_spanned!(span=> (&&::fptune::__rt::pair(&(#left), &(#right))).#method())))
+        // One level above the float comparisons: one native type, rustc's own (`SameCmp`).
+        let refs = self.levels(&[&b.left, &b.right], quote!(&&&), quote!(&&));
+        Some(wrap_dispatch(span, quote_spanned!(span=> (#refs ::fptune::__rt::pair(&(#left), &(#right))).#method())))
     }
 
     /// `a += b`: computed in the operands' common format, stored into the place's.
     fn rewrite_compound_assignment(&mut self, b: &mut syn::ExprBinary, name: &str) -> Expr {
         let span = b.span();
+        let refs = self.levels(&[&b.left, &b.right], quote!(&&&&), quote!(&&&));
         let mut place = (*b.left).clone();
         self.visit_expr_mut(&mut place);
         let right = self.operand((*b.right).clone());
         let method = syn::Ident::new(name, b.op.span());
         // The value first, then the place (`h[i] -= f * h[k]` borrows `h` twice),
-        // evaluated once; the dispatch looks at the types only.
+        // evaluated once; the dispatch looks at the types only, a place and a value of one
+        // native type first (`SameCompoundKind`: rustc's own operator, which types the place).
         wrap_dispatch(span, quote_spanned!(span=>
             let __fptune_rhs = #right;
             let __fptune_place = &mut #place;
-            (&&&::fptune::__rt::types(&*__fptune_place, &__fptune_rhs))
+            (#refs ::fptune::__rt::types(&*__fptune_place, &__fptune_rhs))
                 .__fp_compound()
                 .#method(__fptune_place, __fptune_rhs)
         ))
+    }
+
+    /// The receiver's references for an operation on `operands`: `same`, from the dispatch's
+    /// level of one native type, where rustc's own operator types a float not typed yet by the
+    /// other operand, as in unmarked code (markers never break a native build, issue 44); `float`,
+    /// from the level below, where an operand's type may still be open there
+    /// ([`Rewriter::settled`]: the first level would take it for the other operand's type).
+    fn levels(&self, operands: &[&Expr], same: TokenStream, float: TokenStream) -> TokenStream {
+        if operands.iter().all(|e| self.settled(e)) {
+            same
+        } else {
+            float
+        }
     }
 
     /// `x as T` with a float target (or a float cast to an integer): the dispatch's cast, which
