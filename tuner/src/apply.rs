@@ -1,5 +1,6 @@
 //! `cargo fptune apply`: writes a tuning run's tuned sources into the user's tree, all files or
-//! none, and only onto the code the result was found for.
+//! none, and only onto the code the result was found for ([`write_all`], which `cargo fptune
+//! mark --write` shares).
 //!
 //! `report.json` records, for each file tuning changed, the SHA-256 of its original text and of
 //! its tuned text (kept under `fptune.out/tuned/`), and the SHA-256 of every input the result
@@ -125,12 +126,42 @@ pub fn apply(root: &Path, out: &Path) -> Result<Applied> {
         }
         tuned.push(text);
     }
-    let targets: Vec<PathBuf> = report.files.iter().map(|f| root.join(&f.path)).collect();
-    let staged = targets.iter().zip(&tuned).map(|(t, text)| stage(t, text)).collect::<Result<Vec<_>>>()?;
-    commit(targets.iter().zip(staged).zip(&originals).map(|((t, s), o)| (t.as_path(), s, o.as_str())).collect(), |s, t| {
-        s.persist(t).map(drop).map_err(|e| e.error)
-    })?;
+    let files: Vec<Staged> = report
+        .files
+        .iter()
+        .zip(tuned)
+        .zip(originals)
+        .map(|((f, text), original)| Staged { target: root.join(&f.path), text, original })
+        .collect();
+    write_all(&files)?;
     Ok(Applied::Wrote(paths()))
+}
+
+/// A file to write: its path, its new text, and the text it holds now (put back should a later
+/// file of the same [`write_all`] fail).
+#[derive(Debug, Clone)]
+pub struct Staged {
+    /// The file.
+    pub target: PathBuf,
+    /// Its new text.
+    pub text: String,
+    /// Its text now.
+    pub original: String,
+}
+
+/// Writes every file its new text, all or none: each text is staged beside its file first, then
+/// the staged files are renamed over theirs; a failed rename puts back the files renamed before
+/// it (see the module's doc). `apply` and `mark --write` write the user's tree so.
+///
+/// # Errors
+///
+/// When a text cannot be staged (nothing was changed), or a rename fails (the error says whether
+/// the files written before it hold their original text again).
+pub fn write_all(files: &[Staged]) -> Result<()> {
+    let staged = files.iter().map(|f| stage(&f.target, &f.text)).collect::<Result<Vec<_>>>()?;
+    commit(files.iter().zip(staged).map(|(f, s)| (f.target.as_path(), s, f.original.as_str())).collect(), |s, t| {
+        s.persist(t).map(drop).map_err(|e| e.error)
+    })
 }
 
 /// A temporary file beside `target` holding `text`, with `target`'s permissions.

@@ -1,5 +1,5 @@
 //! The command line, in cargo's habits: `cargo fptune [OPTIONS]`, `cargo fptune list`,
-//! `cargo fptune apply`, `cargo fptune batch`. Settings merge command line over
+//! `cargo fptune apply`, `cargo fptune batch`, `cargo fptune mark`. Settings merge command line over
 //! `[package.metadata.fptune]` over defaults ([`crate::config`]).
 
 use std::path::PathBuf;
@@ -44,6 +44,10 @@ pub enum Command {
     /// Tunes several crates for a range of digit requirements; writes a table and a chart per
     /// crate.
     Batch(BatchArgs),
+    /// Writes into the sources the markers `--auto` infers (`#[fptune::tune]`, `#[tune]`, the
+    /// knobs' inferred types) and the fptune dependency: first as a patch, `fptune.out/mark.patch`;
+    /// with `--write`, into the files, all or none.
+    Mark(MarkArgs),
 }
 
 /// Which package and target.
@@ -188,6 +192,25 @@ pub struct ApplyArgs {
     pub out: Option<PathBuf>,
 }
 
+/// `cargo fptune mark`.
+#[derive(Debug, Args, Clone, Default)]
+pub struct MarkArgs {
+    /// Which package (`--bin`/`--example`: the target whose build must compile; `--example` also
+    /// marks `examples/`).
+    #[command(flatten)]
+    pub package: PackageArgs,
+    /// Write the markers into the sources (all files or none); without it, only the patch.
+    #[arg(long)]
+    pub write: bool,
+    /// Output directory, where `mark.patch` goes (default: `fptune.out` next to Cargo.toml).
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
+    /// Only the declarations in this file or directory (repeatable; relative to the package),
+    /// as `--auto-in` for tuning.
+    #[arg(long, value_name = "PATH")]
+    pub auto_in: Vec<String>,
+}
+
 /// `cargo fptune batch`.
 #[derive(Debug, Args, Clone, Default)]
 pub struct BatchArgs {
@@ -290,6 +313,16 @@ mod tests {
         assert_eq!((b.digits.as_str(), b.run.jobs), ("1..=8", Some(1)));
         let Some(Command::Batch(b)) = parse(&["cargo-fptune", "batch", "x"]).command else { panic!("not batch") };
         assert_eq!(b.digits, "1..=12");
+    }
+
+    #[test]
+    fn mark_previews_unless_told_to_write() {
+        let Some(Command::Mark(m)) = parse(&["cargo-fptune", "mark", "--manifest-path", "x/Cargo.toml"]).command else { panic!("not mark") };
+        assert!(!m.write);
+        assert_eq!(m.package.manifest_path, Some(PathBuf::from("x/Cargo.toml")));
+        let Some(Command::Mark(m)) = parse(&["cargo-fptune", "mark", "--write", "--auto-in", "src/a.rs", "--out", "o"]).command else { panic!("not mark") };
+        assert!(m.write);
+        assert_eq!((m.auto_in, m.out), (vec!["src/a.rs".to_string()], Some(PathBuf::from("o"))));
     }
 
     #[test]

@@ -12,6 +12,7 @@ pub mod lab;
 pub mod report;
 pub mod outdir;
 pub mod apply;
+pub mod mark;
 pub mod config;
 pub mod knobs;
 pub mod workspace;

@@ -26,6 +26,7 @@ fn main() {
         Some(Command::List(args)) => list(&args),
         Some(Command::Apply(args)) => apply(&args),
         Some(Command::Batch(args)) => batch(&args),
+        Some(Command::Mark(args)) => mark(&args),
         None => tune(&cli.tune),
     };
     code.exit();
@@ -73,6 +74,34 @@ fn apply(args: &cargo_fptune::cli::ApplyArgs) -> ExitCode {
             ExitCode::Success
         }
         Err(e) => fail(ExitCode::Usage, &e),
+    }
+}
+
+fn mark(args: &cargo_fptune::cli::MarkArgs) -> ExitCode {
+    use cargo_fptune::mark::{self, Outcome};
+    if let Err(e) = process::install_ctrlc_handler() {
+        return fail(ExitCode::Internal, &e);
+    }
+    let result = mark::run(args);
+    scratch::remove_all_live();
+    match result {
+        Ok(Outcome::Preview(m)) => {
+            print!("{}", mark::summary(&m, false));
+            ExitCode::Success
+        }
+        Ok(Outcome::Wrote(m)) => {
+            print!("{}", mark::summary(&m, true));
+            ExitCode::Success
+        }
+        Ok(Outcome::Nothing(why)) => {
+            println!("{why}");
+            ExitCode::Success
+        }
+        Err(e) if e.code == ExitCode::Interrupted => {
+            eprintln!("interrupted: scratch directories removed, nothing was written");
+            e.code
+        }
+        Err(e) => fail(e.code, &e.error),
     }
 }
 

@@ -14,7 +14,9 @@
 //! fptune.out/                    a run's (RunLayout)
 //!   report.json report.md        the report
 //!   tuned.patch tuned/<file>     the tuned sources, as a patch and as files (what apply writes)
+//!   mark.patch                   `cargo fptune mark`'s markers, as a patch (what mark --write writes)
 //!   logs/<name>.log .jsonl       each build's and run's output, each run's checked values
+//!   logs/mark/<name>.log         `cargo fptune mark`'s builds
 //!   logs/sources/<file>          the texts every build starts from, where fptune wrote in them
 //!   cache.json .lock             the cache of runs; held while a run writes here
 //! fptune.batch/                  a batch's (BatchLayout)
@@ -57,13 +59,15 @@ const TUNED: &str = "tuned";
 const REPORT_JSON: &str = "report.json";
 const REPORT_MD: &str = "report.md";
 const PATCH: &str = "tuned.patch";
+/// `cargo fptune mark`'s preview.
+pub const MARK_PATCH: &str = "mark.patch";
 const CACHE: &str = "cache.json";
 const LOCK: &str = ".lock";
 const SUMMARY: &str = "summary.md";
 const TABLE_JSON: &str = "table.json";
 
 /// What a run writes at the top of its output directory.
-const RUN_NAMES: &[&str] = &[LOGS, TUNED, REPORT_JSON, REPORT_MD, PATCH, CACHE, LOCK];
+const RUN_NAMES: &[&str] = &[LOGS, TUNED, REPORT_JSON, REPORT_MD, PATCH, MARK_PATCH, CACHE, LOCK];
 
 /// Every path of a run's output directory (`fptune.out/`).
 #[derive(Clone, Copy, Debug)]

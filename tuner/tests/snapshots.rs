@@ -1,4 +1,4 @@
-//! Snapshots of `cargo fptune --help` and of its subcommands' (`list`, `apply`, `batch`), so a
+//! Snapshots of `cargo fptune --help` and of its subcommands' (`list`, `apply`, `batch`, `mark`), so a
 //! change of an option or of its wording shows in review. The help is rendered by clap from
 //! `cli::Cli` at a fixed width of 100 columns (clap's own cap), whatever the terminal; a test checks
 //! that the binary prints the same with `COLUMNS=100`.
@@ -43,11 +43,16 @@ fn help_of_batch() {
     insta::assert_snapshot!("help_batch", help(&["batch"]));
 }
 
+#[test]
+fn help_of_mark() {
+    insta::assert_snapshot!("help_mark", help(&["mark"]));
+}
+
 /// The snapshots are what a user sees: the binary (as cargo runs it, `fptune` its first argument)
 /// prints the same help at the same width, and exits with 0.
 #[test]
 fn the_binary_prints_the_help_the_snapshots_hold() {
-    for args in [&[][..], &["list"], &["apply"], &["batch"]] {
+    for args in [&[][..], &["list"], &["apply"], &["batch"], &["mark"]] {
         let output = std::process::Command::new(env!("CARGO_BIN_EXE_cargo-fptune"))
             .arg("fptune")
             .args(args)
