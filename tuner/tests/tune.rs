@@ -978,7 +978,9 @@ fn seeded_draws_and_a_serde_checkpoint_run_under_dsa_and_tune() {
     let (_dir, krate, run, r) = tuned_fixture("eco_rand_serde", &["--auto", "--check-printed", "--digits", "3"]);
     assert_eq!(r["counts"]["compilations_failed"], 0, "{}", r["counts"]);
     assert_ne!(knob(&r, "kick")["found"], "f64", "{}", run.stdout);
-    assert_ne!(knob(&r, "position")["found"], "f64", "{}", run.stdout);
+    // `rng.gen::<f64>()` is a knob (`fptune::knob!`): drawn at `f32` it would draw another stream,
+    // which the search sees as results that change, not as a failed build.
+    assert_eq!(knob(&r, "gen")["kind"], "instantiation", "{}", run.stdout);
     assert_eq!(r["final_check"]["meets_requirement"], true, "{}", r["final_check"]);
     let patch = std::fs::read_to_string(krate.join("fptune.out/tuned.patch")).expect("patch");
     assert!(patch.contains(r#"features = ["rand", "serde"]"#), "{patch}");
