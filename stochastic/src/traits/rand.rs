@@ -94,21 +94,21 @@ where
     type Sampler = UniformStochastic<F>;
 }
 
-/// A number drawn as the native program of format `f` draws it: `draw64` for `f64`, else
-/// `draw32`, rounded into `f`.
-fn drawn<V: DynFloat>(f: FloatFormat, draw64: impl FnOnce() -> f64, draw32: impl FnOnce() -> f32) -> V {
+/// A number the native program of format `f` draws as an `f32` (every format but `f64`): exact
+/// in `f32`, rounded to nearest into a narrower one.
+fn narrow<V: DynFloat>(f: FloatFormat, x: f32) -> V {
     match f {
-        FloatFormat::F64 => V::exact(draw64()),
-        FloatFormat::F32 => V::exact(draw32()),
-        _ => V::from_f64(f64::from(draw32()), f),
+        FloatFormat::F32 => V::exact(x),
+        _ => V::from_f64(f64::from(x), f),
     }
 }
 
 impl<F: Tag, const K: u32, V: DynFloat> Distribution<Knob<F, K, V>> for Standard {
     fn sample<R: Rng + ?Sized>(&self, rng: &mut R) -> Knob<F, K, V> {
-        let f = Knob::<F, K, V>::unit_format();
-        let rng = std::cell::RefCell::new(rng);
-        Knob::from_dyn(drawn(f, || rng.borrow_mut().gen::<f64>(), || rng.borrow_mut().gen::<f32>()))
+        Knob::from_dyn(match Knob::<F, K, V>::unit_format() {
+            FloatFormat::F64 => V::exact(rng.gen::<f64>()),
+            f => narrow(f, rng.gen::<f32>()),
+        })
     }
 }
 
@@ -136,6 +136,42 @@ where
 #[derive(Clone, Copy, Debug)]
 pub struct KnobSampler<F, const K: u32, V>(UniformKnob, std::marker::PhantomData<(F, V)>);
 
+impl<F: Tag, const K: u32, V: DynFloat> KnobSampler<F, K, V> {
+    /// The sampler of `low..high` (`low..=high` when `inclusive`) in the unit's format.
+    fn uniform<B1, B2>(low: B1, high: B2, inclusive: bool) -> Self
+    where
+        B1: SampleBorrow<Knob<F, K, V>>,
+        B2: SampleBorrow<Knob<F, K, V>>,
+    {
+        let ((l, h), (l32, h32)) = knob_bounds(&low, &high);
+        let u = match (Knob::<F, K, V>::unit_format(), inclusive) {
+            (FloatFormat::F64, false) => UniformKnob::Wide(UniformSampler::new(l, h)),
+            (FloatFormat::F64, true) => UniformKnob::Wide(UniformSampler::new_inclusive(l, h)),
+            (_, false) => UniformKnob::Narrow(UniformSampler::new(l32, h32)),
+            (_, true) => UniformKnob::Narrow(UniformSampler::new_inclusive(l32, h32)),
+        };
+        KnobSampler(u, std::marker::PhantomData)
+    }
+
+    /// One draw from `low..high` (`low..=high` when `inclusive`), as `gen_range` makes it: the
+    /// native sampler's `sample_single`, so that the stream is the native one.
+    fn single<R: Rng + ?Sized, B1, B2>(low: B1, high: B2, rng: &mut R, inclusive: bool) -> Knob<F, K, V>
+    where
+        B1: SampleBorrow<Knob<F, K, V>>,
+        B2: SampleBorrow<Knob<F, K, V>>,
+    {
+        type Wide = <f64 as SampleUniform>::Sampler;
+        type Narrow = <f32 as SampleUniform>::Sampler;
+        let ((l, h), (l32, h32)) = knob_bounds(&low, &high);
+        Knob::from_dyn(match (Knob::<F, K, V>::unit_format(), inclusive) {
+            (FloatFormat::F64, false) => V::exact(Wide::sample_single(l, h, rng)),
+            (FloatFormat::F64, true) => V::exact(Wide::sample_single_inclusive(l, h, rng)),
+            (f, false) => narrow(f, Narrow::sample_single(l32, h32, rng)),
+            (f, true) => narrow(f, Narrow::sample_single_inclusive(l32, h32, rng)),
+        })
+    }
+}
+
 impl<F: Tag, const K: u32, V: DynFloat> UniformSampler for KnobSampler<F, K, V> {
     type X = Knob<F, K, V>;
 
@@ -144,12 +180,7 @@ impl<F: Tag, const K: u32, V: DynFloat> UniformSampler for KnobSampler<F, K, V> 
         B1: SampleBorrow<Self::X> + Sized,
         B2: SampleBorrow<Self::X> + Sized,
     {
-        let ((l, h), (l32, h32)) = knob_bounds(&low, &high);
-        let u = match Knob::<F, K, V>::unit_format() {
-            FloatFormat::F64 => UniformKnob::Wide(UniformSampler::new(l, h)),
-            _ => UniformKnob::Narrow(UniformSampler::new(l32, h32)),
-        };
-        KnobSampler(u, std::marker::PhantomData)
+        Self::uniform(low, high, false)
     }
 
     fn new_inclusive<B1, B2>(low: B1, high: B2) -> Self
@@ -157,19 +188,13 @@ impl<F: Tag, const K: u32, V: DynFloat> UniformSampler for KnobSampler<F, K, V> 
         B1: SampleBorrow<Self::X> + Sized,
         B2: SampleBorrow<Self::X> + Sized,
     {
-        let ((l, h), (l32, h32)) = knob_bounds(&low, &high);
-        let u = match Knob::<F, K, V>::unit_format() {
-            FloatFormat::F64 => UniformKnob::Wide(UniformSampler::new_inclusive(l, h)),
-            _ => UniformKnob::Narrow(UniformSampler::new_inclusive(l32, h32)),
-        };
-        KnobSampler(u, std::marker::PhantomData)
+        Self::uniform(low, high, true)
     }
 
     fn sample<R: Rng + ?Sized>(&self, rng: &mut R) -> Self::X {
-        let f = Knob::<F, K, V>::unit_format();
         Knob::from_dyn(match &self.0 {
             UniformKnob::Wide(u) => V::exact(u.sample(rng)),
-            UniformKnob::Narrow(u) => drawn(f, || unreachable!(), || u.sample(rng)),
+            UniformKnob::Narrow(u) => narrow(Knob::<F, K, V>::unit_format(), u.sample(rng)),
         })
     }
 
@@ -178,14 +203,7 @@ impl<F: Tag, const K: u32, V: DynFloat> UniformSampler for KnobSampler<F, K, V> 
         B1: SampleBorrow<Self::X> + Sized,
         B2: SampleBorrow<Self::X> + Sized,
     {
-        let ((l, h), (l32, h32)) = knob_bounds(&low, &high);
-        let f = Knob::<F, K, V>::unit_format();
-        let rng = std::cell::RefCell::new(rng);
-        Knob::from_dyn(drawn(
-            f,
-            || <f64 as SampleUniform>::Sampler::sample_single(l, h, *rng.borrow_mut()),
-            || <f32 as SampleUniform>::Sampler::sample_single(l32, h32, *rng.borrow_mut()),
-        ))
+        Self::single(low, high, rng, false)
     }
 
     fn sample_single_inclusive<R: Rng + ?Sized, B1, B2>(low: B1, high: B2, rng: &mut R) -> Self::X
@@ -193,14 +211,7 @@ impl<F: Tag, const K: u32, V: DynFloat> UniformSampler for KnobSampler<F, K, V> 
         B1: SampleBorrow<Self::X> + Sized,
         B2: SampleBorrow<Self::X> + Sized,
     {
-        let ((l, h), (l32, h32)) = knob_bounds(&low, &high);
-        let f = Knob::<F, K, V>::unit_format();
-        let rng = std::cell::RefCell::new(rng);
-        Knob::from_dyn(drawn(
-            f,
-            || <f64 as SampleUniform>::Sampler::sample_single_inclusive(l, h, *rng.borrow_mut()),
-            || <f32 as SampleUniform>::Sampler::sample_single_inclusive(l32, h32, *rng.borrow_mut()),
-        ))
+        Self::single(low, high, rng, true)
     }
 }
 
