@@ -22,10 +22,6 @@ use crate::scratch::Scratch;
 /// The feature of the `fptune` dependency that turns on the stochastic (DSA) build.
 pub const STOCHASTIC_FEATURE: &str = "fptune/stochastic";
 
-/// The feature of the `fptune` dependency for the probe's rounds under its second rule
-/// (arithmetic between two knobs has the right one's type: [`crate::probe`]).
-pub const PROBE_RIGHT_FEATURE: &str = "fptune/probe-right";
-
 /// Which target of the package to build.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]

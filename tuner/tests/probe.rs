@@ -45,12 +45,11 @@ fn discover(files: &[(String, String)]) -> Vec<Knob> {
 }
 
 /// The errors of one build of the scratch crate.
-fn build(dir: &Path, right: bool) -> Vec<DiagnosticLike> {
+fn build(dir: &Path) -> Vec<DiagnosticLike> {
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
     let out = Command::new(cargo)
         .args(["build", "--message-format=json", "--manifest-path"])
         .arg(dir.join("Cargo.toml"))
-        .args(if right { &["--features", cargo_fptune::cargo::PROBE_RIGHT_FEATURE][..] } else { &[] })
         .env("CARGO_TARGET_DIR", Path::new(env!("CARGO_TARGET_TMPDIR")).join("probe"))
         .stdin(Stdio::null())
         .output()
@@ -93,7 +92,7 @@ fn probed() -> &'static Probed {
             for (path, source) in probing.sources(&files).expect("probe sources") {
                 std::fs::write(scratch.path().join(path), source).expect("write source");
             }
-            errors.push(build(scratch.path(), probing.right()));
+            errors.push(build(scratch.path()));
             if probing.learn(&errors[errors.len() - 1]) == Round::Settled {
                 break;
             }
@@ -206,11 +205,11 @@ fn user_groups_merge_with_what_rustc_couples() {
 }
 
 #[test]
-fn the_probe_settles_once_a_round_under_each_rule_learns_nothing_with_every_error_explained() {
+fn the_probe_settles_once_a_round_learns_nothing_with_every_error_explained() {
     let p = probed();
-    // Under the left rule, one build to learn and one to confirm the merged units; under the
-    // right rule, one to learn (`dr` and `dz`) and one to confirm; a last under the left rule.
-    assert_eq!(p.errors.len(), 5, "{:?}", p.errors.iter().map(Vec::len).collect::<Vec<_>>());
+    // One build to learn (a value computed from several knobs names them all, `dr` and `dz`
+    // included), one to confirm the merged units.
+    assert_eq!(p.errors.len(), 2, "{:?}", p.errors.iter().map(Vec::len).collect::<Vec<_>>());
     assert!(p.probing.couplings().unexplained.is_empty(), "{:?}", p.probing.couplings().unexplained);
     // Units are numbered by their smallest knob, in order.
     let firsts: Vec<usize> = p.units.iter().map(|u| u.knobs[0]).collect();

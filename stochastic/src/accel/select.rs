@@ -135,7 +135,7 @@ pub fn machine_dot<T: Dot<A>, A>(a: &[T], b: &[T], c: A) -> A {
 
 /// The probe build's knobs (compiled, never run): operands and accumulator need no common type
 /// (a matrix unit mixes formats by design), so the result is the accumulator's.
-impl<F: Format, const K: u32, A> Dot<A> for crate::rt::Probe<F, K> {
+impl<F: Format, K: crate::rt::Ids, A> Dot<A> for crate::rt::Probe<F, K> {
     fn dot(_: &[Self], _: &[Self], c: A) -> A {
         c
     }

@@ -149,7 +149,7 @@ macro_rules! item {
 }
 pub(crate) use item;
 
-item!([] f64, [] f32, [] f16, [] bf16, [F: Format] Stochastic<F>, [F: Format, const K: u32] Probe<F, K>, [const E: u32, const M: u32, const FLAGS: u32] crate::Fx<E, M, FLAGS>);
+item!([] f64, [] f32, [] f16, [] bf16, [F: Format] Stochastic<F>, [F: Format, K: crate::rt::Ids] Probe<F, K>, [const E: u32, const M: u32, const FLAGS: u32] crate::Fx<E, M, FLAGS>);
 
 impl<I: Iterator> FloatFold for &Fold<I>
 where

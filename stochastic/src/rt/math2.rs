@@ -64,7 +64,7 @@ crate::methods::f64_methods!(math2; [
     [] f64,
     [] f32,
     [F: Format] Stochastic<F>,
-    [F: Format, const K: u32] Probe<F, K>,
+    [F: Format, K: crate::rt::Ids] Probe<F, K>,
     [const E: u32, const M: u32, const FLAGS: u32] crate::Fx<E, M, FLAGS>,
     // The single build's values of run-time format.
     [] crate::knob::DynStochastic,

@@ -1,41 +1,62 @@
 //! The probe build's knob type, `Probe<F, K>`: compiled, never run, so that rustc's type errors say
 //! which knobs must share a type.
 
+use std::marker::PhantomData;
+
 use super::*;
 
-/// The probe build's knob type: knob number `K` holding a value of format `F`.
+/// The probe build's knob type: a value of format `F` whose type names the knobs it comes from,
+/// `K`: one knob, [`Id<N>`], or a value computed from several, a pair of those.
 ///
-/// The tuner gives every knob its own `Probe<F, K>` in one scratch build that is compiled, never
-/// run. Arithmetic, stores and casts accept any mix of probes and floats (as they accept any mix
-/// of formats), so the only type errors left are where rustc requires two types to be *equal*:
-/// a buffer passed by reference, a method taking `Self`, a generic argument. Those errors read
-/// "expected `Probe<f64, 3>`, found `Probe<f64, 7>`" (knobs 3 and 7 must share a type) or name a
-/// probe and a plain float (the knob cannot change type at all).
+/// The tuner gives every knob its own `Probe<F, Id<N>>` in one scratch build that is compiled,
+/// never run. Arithmetic, stores and casts accept any mix of probes and floats (as they accept any
+/// mix of formats), so the only type errors left are where rustc requires two types to be
+/// *equal*: a buffer passed by reference, a method taking `Self`, a generic argument, a collection
+/// of an iterator's items. Those errors read "expected `Probe<f64, Id<3>>`, found `Probe<f64,
+/// Id<7>>`" (knobs 3 and 7 must share a type) or name a probe and a plain float (the knob cannot
+/// change type at all).
 #[derive(Clone, Copy, Default, Debug, PartialEq, PartialOrd)]
 #[repr(transparent)]
-pub struct Probe<F, const K: u32>(pub F);
+pub struct Probe<F, K>(pub F, PhantomData<K>);
 
-impl<F: Format, const K: u32> Scalar for Probe<F, K> {}
-
-operand!([F: Format, const K: u32] Probe<F, K>);
-
-// Arithmetic between knobs has the left one's type: `Self(self.0 + o.0)` fits the field of
-// `self.0`'s knob, as it does natively in every configuration, and a sum of two knobs stored in
-// either says they share a type. Natively the wider one's format is the sum's, so the tuner
-// probes again with the feature `probe-right`, under which it has the right one's type:
-// `*r = a.iter().map(|a| a * z[i]).sum()` then couples `r` with `z` as well as with `a`.
-impl<A: Format + Promote<B>, B: Format, const K: u32, const L: u32> Join<Probe<B, L>> for Probe<A, K> {
-    #[cfg(not(feature = "probe-right"))]
-    type Out = Probe<<A as Promote<B>>::Output, K>;
-    #[cfg(feature = "probe-right")]
-    type Out = Probe<<A as Promote<B>>::Output, L>;
+impl<F, K> Probe<F, K> {
+    /// A probe holding `x`.
     #[inline(always)]
-    fn join(a: Self, b: Probe<B, L>) -> (Self::Out, Self::Out) {
-        (Probe(widen(a.0)), Probe(widen(b.0)))
+    pub const fn new(x: F) -> Self {
+        Probe(x, PhantomData)
     }
 }
 
-impl<A: Format + Promote<B>, B: Format, const K: u32> Join<B> for Probe<A, K> {
+/// Knob number `N` of the probe build, as the tag of [`Probe`].
+#[derive(Clone, Copy, Default, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Id<const N: u32>;
+
+/// What a [`Probe`]'s tag can be: one knob ([`Id`]) or the knobs of both operands of an
+/// operation, `(K, L)`.
+pub trait Ids: Copy + Default + std::fmt::Debug + PartialEq + PartialOrd + 'static {}
+
+impl<const N: u32> Ids for Id<N> {}
+
+impl<K: Ids, L: Ids> Ids for (K, L) {}
+
+impl<F: Format, K: Ids> Scalar for Probe<F, K> {}
+
+operand!([F: Format, K: Ids] Probe<F, K>);
+
+// Arithmetic between two probes of different types names both: natively the result has the wider
+// operand's format, which is either's in some configuration, so wherever the result must equal
+// another type (`x = (0..n).map(|i| (b[i] - s) / a[i][i]).collect()`), every knob it came from
+// must share that type. Two operands of one type take rustc's own operator (the dispatch's
+// one-type level) and keep it.
+impl<A: Format + Promote<B>, B: Format, K: Ids, L: Ids> Join<Probe<B, L>> for Probe<A, K> {
+    type Out = Probe<<A as Promote<B>>::Output, (K, L)>;
+    #[inline(always)]
+    fn join(a: Self, b: Probe<B, L>) -> (Self::Out, Self::Out) {
+        (Probe::new(widen(a.0)), Probe::new(widen(b.0)))
+    }
+}
+
+impl<A: Format + Promote<B>, B: Format, K: Ids> Join<B> for Probe<A, K> {
     type Out = <A as Promote<B>>::Output;
     #[inline(always)]
     fn join(a: Self, b: B) -> (Self::Out, Self::Out) {
@@ -43,7 +64,7 @@ impl<A: Format + Promote<B>, B: Format, const K: u32> Join<B> for Probe<A, K> {
     }
 }
 
-impl<A: Format + Promote<B>, B: Format, const L: u32> Join<Probe<B, L>> for A {
+impl<A: Format + Promote<B>, B: Format, L: Ids> Join<Probe<B, L>> for A {
     type Out = <A as Promote<B>>::Output;
     #[inline(always)]
     fn join(a: A, b: Probe<B, L>) -> (Self::Out, Self::Out) {
@@ -54,69 +75,69 @@ impl<A: Format + Promote<B>, B: Format, const L: u32> Join<Probe<B, L>> for A {
 // A literal adapts to the knob's format, so the result has the knob's type in every native
 // build: it stays a probe, and rustc says where it meets a type that cannot change
 // (`g().max(x - 1.0)`).
-impl<A: Format, const K: u32> Join<Lit> for Probe<A, K> {
+impl<A: Format, K: Ids> Join<Lit> for Probe<A, K> {
     type Out = Probe<A, K>;
     #[inline(always)]
     fn join(a: Self, b: Lit) -> (Self, Self) {
-        (a, Probe(b.to()))
+        (a, Probe::new(b.to()))
     }
 }
 
-impl<B: Format, const L: u32> Join<Probe<B, L>> for Lit {
+impl<B: Format, L: Ids> Join<Probe<B, L>> for Lit {
     type Out = Probe<B, L>;
     #[inline(always)]
     fn join(a: Lit, b: Probe<B, L>) -> (Probe<B, L>, Probe<B, L>) {
-        (Probe(a.to()), b)
+        (Probe::new(a.to()), b)
     }
 }
 
-impl<A: Format, B: Format, const K: u32> Store<Probe<B, K>> for A {
+impl<A: Format, B: Format, K: Ids> Store<Probe<B, K>> for A {
     #[inline(always)]
     fn store(self) -> Probe<B, K> {
-        Probe(nearest(self))
+        Probe::new(nearest(self))
     }
 }
 
-impl<A: Format, B: Format, const K: u32> Store<B> for Probe<A, K> {
+impl<A: Format, B: Format, K: Ids> Store<B> for Probe<A, K> {
     #[inline(always)]
     fn store(self) -> B {
         nearest(self.0)
     }
 }
 
-impl<A: Format, B: Format, const K: u32, const L: u32> Store<Probe<B, L>> for Probe<A, K> {
+impl<A: Format, B: Format, K: Ids, L: Ids> Store<Probe<B, L>> for Probe<A, K> {
     #[inline(always)]
     fn store(self) -> Probe<B, L> {
-        Probe(nearest(self.0))
+        Probe::new(nearest(self.0))
     }
 }
 
-impl<B: Format, const K: u32> Store<Probe<B, K>> for Lit {
+impl<B: Format, K: Ids> Store<Probe<B, K>> for Lit {
     #[inline(always)]
     fn store(self) -> Probe<B, K> {
-        Probe(self.to())
+        Probe::new(self.to())
     }
 }
 
 macro_rules! probe_cast {
     ($($t:ty),*) => {$(
-        impl<A: Format, const K: u32> CastAs<$t> for Probe<A, K> where A: CastAs<$t> {
+        impl<A: Format, K: Ids> CastAs<$t> for Probe<A, K> where A: CastAs<$t> {
             #[inline(always)]
             fn cast_as(self) -> $t {
                 self.0.cast_as()
             }
         }
-        impl<B: Format, const K: u32> CastAs<Probe<B, K>> for $t where $t: CastAs<B> {
+        impl<B: Format, K: Ids> CastAs<Probe<B, K>> for $t where $t: CastAs<B> {
             #[inline(always)]
             fn cast_as(self) -> Probe<B, K> {
-                Probe(self.cast_as())
+                Probe::new(self.cast_as())
             }
         }
     )*};
 }
 probe_cast!(i8, i16, i32, i64, i128, isize, u8, u16, u32, u64, u128, usize, f32, f64, f16, bf16);
 
-impl<A: Format, const K: u32, T> CastOperand<T> for Probe<A, K>
+impl<A: Format, K: Ids, T> CastOperand<T> for Probe<A, K>
 where
     Probe<A, K>: CastAs<T>,
 {
@@ -127,32 +148,32 @@ where
     }
 }
 
-impl<F: Format + Arith, const K: u32> Arith for Probe<F, K> {
+impl<F: Format + Arith, K: Ids> Arith for Probe<F, K> {
     #[inline(always)]
-    fn fp_add(a: Self, b: Self) -> Self { Probe(F::fp_add(a.0, b.0)) }
+    fn fp_add(a: Self, b: Self) -> Self { Probe::new(F::fp_add(a.0, b.0)) }
     #[inline(always)]
-    fn fp_sub(a: Self, b: Self) -> Self { Probe(F::fp_sub(a.0, b.0)) }
+    fn fp_sub(a: Self, b: Self) -> Self { Probe::new(F::fp_sub(a.0, b.0)) }
     #[inline(always)]
-    fn fp_mul(a: Self, b: Self) -> Self { Probe(F::fp_mul(a.0, b.0)) }
+    fn fp_mul(a: Self, b: Self) -> Self { Probe::new(F::fp_mul(a.0, b.0)) }
     #[inline(always)]
-    fn fp_div(a: Self, b: Self) -> Self { Probe(F::fp_div(a.0, b.0)) }
+    fn fp_div(a: Self, b: Self) -> Self { Probe::new(F::fp_div(a.0, b.0)) }
 }
 
-impl<F: Format + ArithRem, const K: u32> ArithRem for Probe<F, K> {
+impl<F: Format + ArithRem, K: Ids> ArithRem for Probe<F, K> {
     #[inline(always)]
-    fn fp_rem(a: Self, b: Self) -> Self { Probe(F::fp_rem(a.0, b.0)) }
+    fn fp_rem(a: Self, b: Self) -> Self { Probe::new(F::fp_rem(a.0, b.0)) }
 }
 
 macro_rules! probe_ops {
     ($($Op:ident, $op:ident, $OpAssign:ident, $op_assign:ident);*) => {$(
-        impl<F: Format + $Op<Output = F>, const K: u32> $Op for Probe<F, K> {
+        impl<F: Format + $Op<Output = F>, K: Ids> $Op for Probe<F, K> {
             type Output = Self;
             #[inline(always)]
             fn $op(self, rhs: Self) -> Self {
-                Probe($Op::$op(self.0, rhs.0))
+                Probe::new($Op::$op(self.0, rhs.0))
             }
         }
-        impl<F: Format + $Op<Output = F>, const K: u32> $OpAssign for Probe<F, K> {
+        impl<F: Format + $Op<Output = F>, K: Ids> $OpAssign for Probe<F, K> {
             #[inline(always)]
             fn $op_assign(&mut self, rhs: Self) {
                 self.0 = $Op::$op(self.0, rhs.0);
@@ -163,46 +184,46 @@ macro_rules! probe_ops {
 probe_ops!(Add, add, AddAssign, add_assign; Sub, sub, SubAssign, sub_assign;
     Mul, mul, MulAssign, mul_assign; Div, div, DivAssign, div_assign);
 
-impl<F: Format + std::ops::Neg<Output = F>, const K: u32> std::ops::Neg for Probe<F, K> {
+impl<F: Format + std::ops::Neg<Output = F>, K: Ids> std::ops::Neg for Probe<F, K> {
     type Output = Self;
     #[inline(always)]
     fn neg(self) -> Self {
-        Probe(-self.0)
+        Probe::new(-self.0)
     }
 }
 
-impl<F: Format, const K: u32> std::fmt::Display for Probe<F, K> {
+impl<F: Format, K: Ids> std::fmt::Display for Probe<F, K> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         std::fmt::Display::fmt(&self.0, f)
     }
 }
 
-impl<F: Format, const K: u32> std::fmt::LowerExp for Probe<F, K> {
+impl<F: Format, K: Ids> std::fmt::LowerExp for Probe<F, K> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         std::fmt::LowerExp::fmt(&self.0, f)
     }
 }
 
-impl<F: Format + std::fmt::UpperExp, const K: u32> std::fmt::UpperExp for Probe<F, K> {
+impl<F: Format + std::fmt::UpperExp, K: Ids> std::fmt::UpperExp for Probe<F, K> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         std::fmt::UpperExp::fmt(&self.0, f)
     }
 }
 
-impl<F: Format + std::iter::Sum, const K: u32> std::iter::Sum for Probe<F, K> {
+impl<F: Format + std::iter::Sum, K: Ids> std::iter::Sum for Probe<F, K> {
     fn sum<I: Iterator<Item = Self>>(iter: I) -> Self {
-        Probe(iter.map(|p| p.0).sum())
+        Probe::new(iter.map(|p| p.0).sum())
     }
 }
 
-impl<'a, F: Format + std::iter::Sum, const K: u32> std::iter::Sum<&'a Probe<F, K>> for Probe<F, K> {
+impl<'a, F: Format + std::iter::Sum, K: Ids> std::iter::Sum<&'a Probe<F, K>> for Probe<F, K> {
     fn sum<I: Iterator<Item = &'a Self>>(iter: I) -> Self {
-        Probe(iter.map(|p| p.0).sum())
+        Probe::new(iter.map(|p| p.0).sum())
     }
 }
 
 
-impl<F: Format, const K: u32> crate::check::Checkable for Probe<F, K>
+impl<F: Format, K: Ids> crate::check::Checkable for Probe<F, K>
 where
     F: crate::check::Checkable,
 {
@@ -213,21 +234,21 @@ where
 
 macro_rules! probe_math {
     ($($m:ident),*) => {
-        impl<F: Format, const K: u32> Probe<F, K> {
+        impl<F: Format, K: Ids> Probe<F, K> {
             $(
                 /// As the `f64` method (computed in `f64`: a probe build is compiled, not run).
                 #[inline(always)]
                 pub fn $m(self) -> Self {
-                    Probe(F::from_repr(F::nearest(self.0.to_repr().to_f64().$m())))
+                    Probe::new(F::from_repr(F::nearest(self.0.to_repr().to_f64().$m())))
                 }
             )*
             /// `self^n`.
             pub fn powi(self, n: i32) -> Self {
-                Probe(F::from_repr(F::nearest(self.0.to_repr().to_f64().powi(n))))
+                Probe::new(F::from_repr(F::nearest(self.0.to_repr().to_f64().powi(n))))
             }
             /// `self^n`.
             pub fn powf(self, n: Self) -> Self {
-                Probe(F::from_repr(F::nearest(self.0.to_repr().to_f64().powf(n.0.to_repr().to_f64()))))
+                Probe::new(F::from_repr(F::nearest(self.0.to_repr().to_f64().powf(n.0.to_repr().to_f64()))))
             }
             /// The larger value.
             pub fn max(self, o: Self) -> Self {
@@ -240,27 +261,27 @@ macro_rules! probe_math {
             /// `self * a + b`.
             pub fn mul_add(self, a: Self, b: Self) -> Self {
                 let (x, y, z) = (self.0.to_repr().to_f64(), a.0.to_repr().to_f64(), b.0.to_repr().to_f64());
-                Probe(F::from_repr(F::nearest(x.mul_add(y, z))))
+                Probe::new(F::from_repr(F::nearest(x.mul_add(y, z))))
             }
             /// `atan2(self, o)`.
             pub fn atan2(self, o: Self) -> Self {
-                Probe(F::from_repr(F::nearest(self.0.to_repr().to_f64().atan2(o.0.to_repr().to_f64()))))
+                Probe::new(F::from_repr(F::nearest(self.0.to_repr().to_f64().atan2(o.0.to_repr().to_f64()))))
             }
             /// `copysign(self, o)`.
             pub fn copysign(self, o: Self) -> Self {
-                Probe(F::from_repr(F::nearest(self.0.to_repr().to_f64().copysign(o.0.to_repr().to_f64()))))
+                Probe::new(F::from_repr(F::nearest(self.0.to_repr().to_f64().copysign(o.0.to_repr().to_f64()))))
             }
             /// `rem_euclid(self, o)`.
             pub fn rem_euclid(self, o: Self) -> Self {
-                Probe(F::from_repr(F::nearest(self.0.to_repr().to_f64().rem_euclid(o.0.to_repr().to_f64()))))
+                Probe::new(F::from_repr(F::nearest(self.0.to_repr().to_f64().rem_euclid(o.0.to_repr().to_f64()))))
             }
             /// `div_euclid(self, o)`.
             pub fn div_euclid(self, o: Self) -> Self {
-                Probe(F::from_repr(F::nearest(self.0.to_repr().to_f64().div_euclid(o.0.to_repr().to_f64()))))
+                Probe::new(F::from_repr(F::nearest(self.0.to_repr().to_f64().div_euclid(o.0.to_repr().to_f64()))))
             }
             /// `hypot(self, o)`.
             pub fn hypot(self, o: Self) -> Self {
-                Probe(F::from_repr(F::nearest(self.0.to_repr().to_f64().hypot(o.0.to_repr().to_f64()))))
+                Probe::new(F::from_repr(F::nearest(self.0.to_repr().to_f64().hypot(o.0.to_repr().to_f64()))))
             }
             /// `(sin(self), cos(self))`.
             pub fn sin_cos(self) -> (Self, Self) {

@@ -79,7 +79,7 @@ mod scalar_operand {
     use crate::Stochastic;
 
     impl<F: Format> ndarray::ScalarOperand for Stochastic<F> {}
-    impl<F: Format, const K: u32> ndarray::ScalarOperand for Probe<F, K> {}
+    impl<F: Format, K: crate::rt::Ids> ndarray::ScalarOperand for Probe<F, K> {}
     impl<F: 'static, const K: u32, V: DynFloat + 'static> ndarray::ScalarOperand for Knob<F, K, V> where Knob<F, K, V>: Clone {}
 }
 

@@ -550,13 +550,9 @@ fn probe_units(lab: &Lab<'_>, r: &Recipe, worker: &Worker, counts: &mut Counts) 
     loop {
         loop {
             let files = probing.sources(&r.inv.sources).map_err(|e| TuneError::Internal(anyhow!("{e}")))?;
-            let right = probing.right();
-            let log = lab.log_path(&format!("probe-{}{}", probing.rounds() + 1, if right { "-right" } else { "" }));
+            let log = lab.log_path(&format!("probe-{}", probing.rounds() + 1));
             worker.scratch.apply_sources(&files).map_err(TuneError::internal)?;
-            let mut opts = lab.build_options(&worker.scratch, false, r.quick);
-            if right {
-                opts.features.push(cargo::PROBE_RIGHT_FEATURE.to_string());
-            }
+            let opts = lab.build_options(&worker.scratch, false, r.quick);
             let built = cargo::build(&opts, &log).map_err(TuneError::internal)?;
             counts.other_builds += 1;
             if probing.learn(&diagnostics(&built)) == Round::Settled {

@@ -119,7 +119,7 @@ pub fn couplings(diagnostics: &[DiagnosticLike], knobs: &[Knob]) -> Couplings {
         if d.message.starts_with("aborting due to") {
             continue;
         }
-        if !read_diagnostic(d, &kinds, fixed.get(&d.place()).copied(), &mut out) {
+        if !read_diagnostic(d, &kinds, fixed.get(&d.place()).map(Vec::as_slice), &mut out) {
             out.unexplained.push(Unexplained { place: d.place(), message: d.message.clone(), probes: named_probes(d) });
         }
     }
@@ -129,7 +129,7 @@ pub fn couplings(diagnostics: &[DiagnosticLike], knobs: &[Knob]) -> Couplings {
 /// The probes an error names: its headline's, or where the headline names none, its whole text's.
 pub(super) fn named_probes(d: &DiagnosticLike) -> Vec<usize> {
     let ids = |slots: Vec<Slot>| -> BTreeSet<usize> {
-        slots.into_iter().filter_map(|s| if let Slot::Probe(p) = s { Some(p) } else { None }).collect()
+        slots.into_iter().filter_map(|s| if let Slot::Probe(p) = s { Some(p) } else { None }).flatten().collect()
     };
     let mut found = ids(quoted(&d.message).into_iter().flat_map(slots).collect());
     if found.is_empty() {
@@ -149,23 +149,23 @@ pub(super) fn conversion_bound(message: &str) -> Option<String> {
 }
 
 /// The places where a literal fixed a generic parameter before a probe could: an argument
-/// "expected floating-point number, found `Probe<f64, 5>`" (`Complex::from_polar(1.0, phase)`:
-/// `T` is the literal's). There, a `{float}` another error names (`Complex<{float}>`, the call's
-/// result) stands for that probe, as it does in a native build where the literal takes the
-/// knob's type. Only a place with one such probe.
-fn literal_fixed(diagnostics: &[DiagnosticLike]) -> BTreeMap<String, usize> {
-    let mut found: BTreeMap<String, BTreeSet<usize>> = BTreeMap::new();
+/// "expected floating-point number, found `Probe<f64, Id<5>>`" (`Complex::from_polar(1.0,
+/// phase)`: `T` is the literal's). There, a `{float}` another error names (`Complex<{float}>`,
+/// the call's result) stands for that probe, as it does in a native build where the literal
+/// takes the knob's type. Only a place with one such probe.
+fn literal_fixed(diagnostics: &[DiagnosticLike]) -> BTreeMap<String, Vec<usize>> {
+    let mut found: BTreeMap<String, BTreeSet<Vec<usize>>> = BTreeMap::new();
     for d in diagnostics {
         for (expected, got) in expected_found(&strip_ansi(&d.rendered)) {
             if let ([Slot::Literal], [Slot::Probe(p)]) = (slots(&expected).as_slice(), slots(&got).as_slice()) {
-                found.entry(d.place()).or_default().insert(*p);
+                found.entry(d.place()).or_default().insert(p.clone());
             }
         }
     }
     found
         .into_iter()
         .filter_map(|(place, probes)| match probes.into_iter().collect::<Vec<_>>()[..] {
-            [p] => Some((place, p)),
+            [ref p] => Some((place, p.clone())),
             _ => None,
         })
         .collect()
@@ -173,29 +173,44 @@ fn literal_fixed(diagnostics: &[DiagnosticLike]) -> BTreeMap<String, usize> {
 
 /// Adds what one error says; `false` when it says nothing about knobs. `fixed`: the probe a
 /// `{float}` at this place stands for ([`literal_fixed`]).
-pub(super) fn read_diagnostic(d: &DiagnosticLike, kinds: &BTreeMap<usize, KnobKind>, fixed: Option<usize>, out: &mut Couplings) -> bool {
+///
+/// A probe computed from several knobs (`Probe<f64, (Id<3>, Id<5>)>`) has, natively, the widest
+/// one's format, which is any of theirs in some configuration: where it must equal a type, every
+/// knob it names must.
+pub(super) fn read_diagnostic(d: &DiagnosticLike, kinds: &BTreeMap<usize, KnobKind>, fixed: Option<&[usize]>, out: &mut Couplings) -> bool {
     let place = d.place();
     let known = |id: &usize| kinds.contains_key(id);
-    let mut explained = false;
-    let mut meet = |probe: usize, other: &Slot, out: &mut Couplings| {
-        if !known(&probe) {
-            return;
-        }
+    let explained = std::cell::Cell::new(false);
+    let meet = |probe: &[usize], other: &Slot, out: &mut Couplings| {
+        let probe: Vec<usize> = probe.iter().copied().filter(|p| known(p)).collect();
+        let Some(&first) = probe.first() else { return };
+        let tie = |out: &mut Couplings, ids: &[usize]| {
+            for &q in ids.iter().filter(|q| known(q)) {
+                out.pair(first, q, &place);
+            }
+        };
         match other {
-            Slot::Probe(q) if known(q) => {
-                out.pair(probe, *q, &place);
-                explained = true;
+            Slot::Probe(q) if q.iter().any(known) => {
+                tie(out, &probe);
+                tie(out, q);
+                explained.set(true);
             }
             Slot::Plain(t) => {
-                Couplings::pin(&mut out.pinned, probe, &place, t);
-                explained = true;
+                tie(out, &probe);
+                for &p in &probe {
+                    Couplings::pin(&mut out.pinned, p, &place, t);
+                }
+                explained.set(true);
             }
             Slot::Literal => {
+                tie(out, &probe);
                 // A `static`/`const` literal becomes 16-bit through half's const conversion.
-                if !matches!(kinds.get(&probe), Some(KnobKind::Static | KnobKind::Const)) {
-                    Couplings::pin(&mut out.no_16bit, probe, &place, "{float}");
+                for &p in &probe {
+                    if !matches!(kinds.get(&p), Some(KnobKind::Static | KnobKind::Const)) {
+                        Couplings::pin(&mut out.no_16bit, p, &place, "{float}");
+                    }
                 }
-                explained = true;
+                explained.set(true);
             }
             _ => {}
         }
@@ -206,7 +221,7 @@ pub(super) fn read_diagnostic(d: &DiagnosticLike, kinds: &BTreeMap<usize, KnobKi
         if e.len() == f.len() {
             for (a, b) in e.iter().zip(&f) {
                 match (a, b) {
-                    (Slot::Probe(p), other) | (other, Slot::Probe(p)) => meet(*p, other, out),
+                    (Slot::Probe(p), other) | (other, Slot::Probe(p)) => meet(p, other, out),
                     _ => {}
                 }
             }
@@ -215,43 +230,44 @@ pub(super) fn read_diagnostic(d: &DiagnosticLike, kinds: &BTreeMap<usize, KnobKi
             for a in &e {
                 for b in &f {
                     match (a, b) {
-                        (Slot::Probe(p), other) | (other, Slot::Probe(p)) => meet(*p, other, out),
+                        (Slot::Probe(p), other) | (other, Slot::Probe(p)) => meet(p, other, out),
                         _ => {}
                     }
                 }
             }
         }
     }
-    if pairs.is_empty() {
-        // Trait errors ("a value of type `Vec<Probe<f64, 11>>` cannot be built from an iterator over
-        // elements of type `Probe<f64, 10>`", "cannot add `f64` to `Probe<f64, 3>`"): the headline's
-        // probes must agree; a plain float or literal counts only beside an operator.
+    if !explained.get() {
+        // Trait errors ("a value of type `Vec<Probe<f64, Id<11>>>` cannot be built from an
+        // iterator over elements of type `Probe<f64, (Id<10>, Id<12>)>`", "cannot add `f64` to
+        // `Probe<f64, Id<3>>`"): the headline's probes must agree; a plain float or literal counts
+        // only beside an operator. (Also where rustc's expected/found pairs name only parts of
+        // the probes: "expected `Id<21>`, found `(Id<19>, Id<18>)`".)
         let s: Vec<Slot> = quoted(&d.message)
             .into_iter()
             .flat_map(slots)
             .map(|x| match (x, fixed) {
-                (Slot::Literal, Some(p)) => Slot::Probe(p),
+                (Slot::Literal, Some(p)) => Slot::Probe(p.to_vec()),
                 (x, _) => x,
             })
             .collect();
-        let probes: Vec<usize> = s.iter().filter_map(|x| if let Slot::Probe(p) = x { Some(*p) } else { None }).collect();
-        let distinct: BTreeSet<usize> = probes.iter().copied().filter(|p| known(p)).collect();
-        if distinct.len() >= 2 {
-            let first = *distinct.iter().next().unwrap_or(&0);
-            for &p in distinct.iter().skip(1) {
-                meet(first, &Slot::Probe(p), out);
-            }
-        } else if let (Some(&p), true) = (distinct.iter().next(), operator_headline(&d.message)) {
+        let probes: Vec<&[usize]> = s.iter().filter_map(|x| if let Slot::Probe(p) = x { Some(p.as_slice()) } else { None }).collect();
+        let distinct: BTreeSet<usize> = probes.iter().flat_map(|p| p.iter().copied()).filter(|p| known(p)).collect();
+        let all: Vec<usize> = distinct.iter().copied().collect();
+        if probes.len() >= 2 && !distinct.is_empty() {
+            // (Two probes of one unit that rustc still tells apart, a value computed from the
+            // unit's knobs of two declared formats: nothing to learn, nothing left to explain.)
+            meet(&all, &Slot::Probe(all.clone()), out);
+        } else if let (false, true) = (all.is_empty(), operator_headline(&d.message)) {
             for other in s.iter().filter(|x| matches!(x, Slot::Plain(_) | Slot::Literal)) {
-                meet(p, other, out);
+                meet(&all, other, out);
             }
-        } else if let (Some(&p), Some(conversion)) = (distinct.iter().next(), conversion_bound(&d.message)) {
-            // "the trait bound `Probe<f64, 17>: From<i32>` is not satisfied": which formats have
-            // the conversion is std's choice (`f64: From<i32>`, not `f32`), so the knob keeps
-            // the format it was written with.
-            Couplings::pin(&mut out.pinned, p, &place, &conversion);
-            explained = true;
+        } else if let (false, Some(conversion)) = (all.is_empty(), conversion_bound(&d.message)) {
+            // "the trait bound `Probe<f64, Id<17>>: From<i32>` is not satisfied": which formats
+            // have the conversion is std's choice (`f64: From<i32>`, not `f32`), so the knob
+            // keeps the format it was written with.
+            meet(&all, &Slot::Plain(conversion), out);
         }
     }
-    explained
+    explained.get()
 }

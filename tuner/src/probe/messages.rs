@@ -3,8 +3,9 @@
 /// A float position in a type as rustc prints it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(super) enum Slot {
-    /// `Probe<F, ID>` (any path, `F` possibly `_`).
-    Probe(usize),
+    /// `Probe<F, K>` (any path, `F` possibly `_`): the knob ids its tag names, in order
+    /// (`Id<3>`: knob 3; `(Id<3>, (Id<5>, Id<3>))`: a value computed from knobs 3 and 5).
+    Probe(Vec<usize>),
     /// A plain float type: `f64`, `f32`, `f16`, `bf16` (any path).
     Plain(String),
     /// `{float}`: a float literal not yet given a type.
@@ -48,8 +49,9 @@ pub(super) fn slots(ty: &str) -> Vec<Slot> {
             if last == "Probe" && chars.get(i) == Some(&'<') {
                 let (args, end) = generic_args(&chars, i);
                 i = end;
-                if let Some(id) = args.last().and_then(|a| const_id(a)) {
-                    out.push(Slot::Probe(id));
+                let ids = args.last().map(|a| tag_ids(a)).unwrap_or_default();
+                if !ids.is_empty() {
+                    out.push(Slot::Probe(ids));
                 }
             } else if matches!(last, "f64" | "f32" | "f16" | "bf16") {
                 out.push(Slot::Plain(last.to_string()));
@@ -96,6 +98,30 @@ pub(super) fn generic_args(chars: &[char], open: usize) -> (Vec<String>, usize) 
         i += 1;
     }
     (args, chars.len())
+}
+
+/// The knob ids a probe's tag names: every `Id<N>` in it, in order without repeats, or the tag
+/// itself read as a number (the probe type before tags: `Probe<f64, 7>`).
+pub(super) fn tag_ids(tag: &str) -> Vec<usize> {
+    let mut ids = Vec::new();
+    let mut rest = tag;
+    while let Some(at) = rest.find("Id<") {
+        let before = rest[..at].chars().next_back();
+        rest = &rest[at + 3..];
+        if before.is_some_and(|c| c.is_alphanumeric() || c == '_') {
+            continue;
+        }
+        let end = rest.find('>').unwrap_or(rest.len());
+        if let Some(id) = const_id(&rest[..end]) {
+            if !ids.contains(&id) {
+                ids.push(id);
+            }
+        }
+    }
+    if ids.is_empty() {
+        ids.extend(const_id(tag));
+    }
+    ids
 }
 
 /// A const generic argument as rustc prints it: `7`, `7_u32`, `{7}`.
@@ -198,9 +224,22 @@ pub(crate) fn strip_ansi(text: &str) -> std::borrow::Cow<'_, str> {
 }
 
 /// Words of a headline naming an operator between two types ("cannot add `A` to `B`",
-/// "can't compare `A` with `B`"): a knob meeting a plain float there cannot change type.
+/// "can't compare `A` with `B`") or a collection, sum or product of an iterator's items (a value
+/// of type `Vec<f64>` "cannot be built from an iterator over elements of type `B`"): a knob
+/// meeting a plain float there cannot change type.
 pub(super) fn operator_headline(message: &str) -> bool {
-    ["cannot add", "cannot subtract", "cannot multiply", "cannot divide", "cannot calculate the remainder", "can't compare", "no implementation for `"]
+    [
+        "cannot add",
+        "cannot subtract",
+        "cannot multiply",
+        "cannot divide",
+        "cannot calculate the remainder",
+        "can't compare",
+        "no implementation for `",
+        "cannot be built from an iterator",
+        "cannot be made by summing",
+        "cannot be made by multiplying",
+    ]
         .iter()
         .any(|w| message.contains(w))
 }

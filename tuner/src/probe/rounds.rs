@@ -28,11 +28,6 @@ pub struct Probing {
     knobs: Vec<Knob>,
     learned: Couplings,
     rounds: usize,
-    /// The next round builds under the runtime's `probe-right` rule ([`Probing::right`]).
-    right: bool,
-    /// Whether the last round under each rule (left, right) learned nothing that changes the
-    /// sources.
-    settled: [bool; 2],
 }
 
 impl Probing {
@@ -44,14 +39,7 @@ impl Probing {
 
     /// A probe of `knobs` that has learned nothing yet.
     pub fn new(knobs: Vec<Knob>) -> Probing {
-        Probing { knobs, learned: Couplings::default(), rounds: 0, right: false, settled: [false; 2] }
-    }
-
-    /// Whether the next round builds with the runtime's `probe-right` feature: arithmetic
-    /// between two knobs then has the right one's probe type, not the left one's. Natively it
-    /// has the wider one's format, so each rule shows couplings the other hides.
-    pub fn right(&self) -> bool {
-        self.right
+        Probing { knobs, learned: Couplings::default(), rounds: 0 }
     }
 
     /// The sources of the next probe build: each knob at `Probe<F, ID>`, the knobs of a unit known
@@ -96,15 +84,9 @@ impl Probing {
             return Round::Settled;
         }
         if changed {
-            self.settled = [false; 2];
-            return Round::Again;
-        }
-        self.settled[usize::from(self.right)] = true;
-        if self.settled == [true; 2] {
-            Round::Settled
-        } else {
-            self.right = !self.right;
             Round::Again
+        } else {
+            Round::Settled
         }
     }
 
@@ -184,8 +166,6 @@ impl Probing {
         for w in built.windows(2) {
             self.learned.pair(w[0].0, w[1].0, w[1].1);
         }
-        // Pins and merges change the sources: rounds under both rules are due again.
-        self.settled = [false; 2];
         let units = self.units();
         let capped: BTreeSet<usize> = units_without_16bit(&units, &self.learned).into_keys().collect();
         let capped_knob = |k: &usize| units.iter().any(|u| capped.contains(&u.id) && u.knobs.contains(k));

@@ -3,9 +3,10 @@
 use crate::leaves::{self, SourceError};
 use crate::model::{FloatFormat, Knob};
 
-/// The probe type of a knob: `::fptune::__rt::Probe<F, ID>`, `F` the format spelled as a type.
+/// The probe type of a knob: `::fptune::__rt::Probe<F, ::fptune::__rt::Id<ID>>`, `F` the format
+/// spelled as a type.
 pub fn probe_type(format: FloatFormat, id: usize) -> String {
-    format!("::fptune::__rt::Probe<{}, {id}>", plain_type(format))
+    format!("::fptune::__rt::Probe<{}, ::fptune::__rt::Id<{id}>>", plain_type(format))
 }
 
 /// A format spelled as the type a native build writes for it.

@@ -1,6 +1,7 @@
 //! Unit tests of the probe build: reading rustc's messages, couplings, units and rounds.
 
 use super::*;
+use std::collections::BTreeSet;
 use crate::model::{Coupling, FloatFormat, Knob, KnobKind, LeafSpan};
 
 fn knob(id: usize, name: &str, group: Option<&str>) -> Knob {
@@ -291,10 +292,15 @@ fn probe_ids_that_are_not_knobs_are_ignored() {
 fn slots_read_every_spelling_rustc_uses() {
     assert_eq!(
         slots("&mut Vec<(fptune::__rt::Probe<_, 9>, Probe<half::f16, 10_u32>, half::bf16, {float}, _, i32)>"),
-        [Slot::Probe(9), Slot::Probe(10), Slot::Plain("bf16".into()), Slot::Literal, Slot::Hole]
+        [Slot::Probe(vec![9]), Slot::Probe(vec![10]), Slot::Plain("bf16".into()), Slot::Literal, Slot::Hole]
     );
     assert_eq!(slots("floating-point number"), [Slot::Literal]);
-    assert_eq!(slots("[Probe<f64, 3>; 4]"), [Slot::Probe(3)]);
+    assert_eq!(slots("[Probe<f64, 3>; 4]"), [Slot::Probe(vec![3])]);
+    // The tags the runtime writes: one knob, or the knobs a value was computed from.
+    assert_eq!(
+        slots("Vec<fptune::__rt::Probe<f32, fptune::__rt::Id<4>>>, Probe<f64, ((Id<3>, Id<12>), (Id<3>, Id<7_u32>))>"),
+        [Slot::Probe(vec![4]), Slot::Probe(vec![3, 12, 7])]
+    );
     assert_eq!(slots("f64x2"), []);
 }
 
@@ -425,19 +431,19 @@ fn probe_sources_rewrite_every_leaf_to_its_knobs_probe() {
     assert_eq!(out.len(), 1);
     assert_eq!(
         out[0].1,
-        "fn f() {\n    let a: Vec<::fptune::__rt::Probe<f64, 0>> = v; // keep\n    \
-             let b: (::fptune::__rt::Probe<f32, 1>, ::fptune::__rt::Probe<f32, 1>) = p;\n    \
-             let c: ::fptune::__rt::Probe<::fptune::f16, 2> = q;\n}\n"
+        "fn f() {\n    let a: Vec<::fptune::__rt::Probe<f64, ::fptune::__rt::Id<0>>> = v; // keep\n    \
+             let b: (::fptune::__rt::Probe<f32, ::fptune::__rt::Id<1>>, ::fptune::__rt::Probe<f32, ::fptune::__rt::Id<1>>) = p;\n    \
+             let c: ::fptune::__rt::Probe<::fptune::f16, ::fptune::__rt::Id<2>> = q;\n}\n"
     );
     // Knobs of one unit share its smallest id; a pinned unit is written at its declared type.
     b.group = Some("g".into());
     c.group = Some("g".into());
     let mut probing = Probing::new(vec![a, b, c]);
     let merged = probing.sources(&files).expect("rewrites");
-    assert!(merged[0].1.contains("Probe<::fptune::f16, 1>"));
+    assert!(merged[0].1.contains("Probe<::fptune::f16, ::fptune::__rt::Id<1>>"));
     probing.learn(&[diag(PLAIN_SLICE, "src/main.rs", 20)]);
     let pinned = probing.sources(&files).expect("rewrites");
-    assert!(pinned[0].1.contains("let a: Vec<::fptune::__rt::Probe<f64, 0>> = v;"), "{}", pinned[0].1);
+    assert!(pinned[0].1.contains("let a: Vec<::fptune::__rt::Probe<f64, ::fptune::__rt::Id<0>>> = v;"), "{}", pinned[0].1);
     assert!(pinned[0].1.contains("let c: ::fptune::f16 = q;"), "{}", pinned[0].1);
 }
 
@@ -455,32 +461,44 @@ fn a_stale_knob_table_is_refused_with_what_to_do() {
 }
 
 #[test]
-fn probing_settles_once_a_round_under_each_rule_learns_nothing() {
+fn probing_settles_once_a_round_learns_nothing() {
     let mut p = Probing::new(knobs(30));
-    assert!(!p.right());
     assert_eq!(p.learn(&[diag(SHARED_SLICE, "src/main.rs", 16), diag(PLAIN_SLICE, "src/main.rs", 20)]), Round::Again);
-    // The next build names knob 1 by its unit's id 0; knob 2 is still pinned: nothing new
-    // under the left rule, so a round under the right one.
-    assert!(!p.right());
-    assert_eq!(p.learn(&[diag(PLAIN_SLICE, "src/main.rs", 20)]), Round::Again);
-    assert!(p.right());
+    // The next build names knob 1 by its unit's id 0; knob 2 is still pinned: nothing new.
     assert_eq!(p.learn(&[diag(PLAIN_SLICE, "src/main.rs", 20)]), Round::Settled);
-    assert_eq!(p.rounds(), 3);
+    assert_eq!(p.rounds(), 2);
     let u = p.units();
     assert_eq!(u[0].knobs, [0, 1]);
     assert_eq!(u[1].knobs, [2]);
     assert!(u[1].pinned.is_some());
     let mut q = Probing::new(knobs(3));
-    assert_eq!(q.learn(&[]), Round::Again);
     assert_eq!(q.learn(&[]), Round::Settled);
-    // A merge under the right rule asks for both again.
-    let mut r = Probing::new(knobs(30));
-    assert_eq!(r.learn(&[]), Round::Again);
-    assert_eq!(r.learn(&[diag(SHARED_SLICE, "src/main.rs", 16)]), Round::Again);
-    assert!(r.right());
-    assert_eq!(r.learn(&[]), Round::Again);
-    assert!(!r.right());
-    assert_eq!(r.learn(&[]), Round::Settled);
+}
+
+const MIXED_COLLECT: &str = r##"error[E0277]: a value of type `Vec<fptune::__rt::Probe<f64, fptune::__rt::Id<5>>>` cannot be built from an iterator over elements of type `fptune::__rt::Probe<f64, ((fptune::__rt::Id<2>, fptune::__rt::Id<9>), fptune::__rt::Id<3>)>`
+  --> src/main.rs:63:14
+   |
+63 |             .collect();
+   |              ^^^^^^^ value of type `Vec<fptune::__rt::Probe<f64, fptune::__rt::Id<5>>>` cannot be built from `std::iter::Iterator<Item=fptune::__rt::Probe<f64, ((fptune::__rt::Id<2>, fptune::__rt::Id<9>), fptune::__rt::Id<3>)>>`
+   |
+help: the trait `FromIterator<fptune::__rt::Probe<_, ((fptune::__rt::Id<2>, fptune::__rt::Id<9>), fptune::__rt::Id<3>)>>` is not implemented for `Vec<fptune::__rt::Probe<f64, fptune::__rt::Id<5>>>`
+      but trait `FromIterator<fptune::__rt::Probe<_, fptune::__rt::Id<5>>>` is implemented for it
+   = help: for that trait implementation, expected `fptune::__rt::Id<5>`, found `((fptune::__rt::Id<2>, fptune::__rt::Id<9>), fptune::__rt::Id<3>)`
+"##;
+
+#[test]
+fn a_value_computed_from_several_knobs_couples_them_all_where_it_meets_a_type() {
+    // `x = (0..n).map(|i| (b[i] - s) / a[i][i]).collect()`: natively the quotient has the widest
+    // of b, s and a's formats, so x shares a type with each of them.
+    let c = couplings(&[diag(MIXED_COLLECT, "src/main.rs", 63)], &knobs(30));
+    assert!(c.unexplained.is_empty(), "{:?}", c.unexplained);
+    let p: BTreeSet<(usize, usize)> = pairs(&c).into_iter().collect();
+    let units: Vec<Vec<usize>> = units(&knobs(10), &c).into_iter().map(|u| u.knobs).filter(|k| k.len() > 1).collect();
+    assert_eq!(units, [vec![2, 3, 5, 9]], "{p:?}");
+    // Met by a plain float, every knob it came from is held.
+    let pinned = couplings(&[diag(&MIXED_COLLECT.replace("fptune::__rt::Probe<f64, fptune::__rt::Id<5>>", "f64"), "src/main.rs", 63)], &knobs(30));
+    let held: BTreeSet<usize> = pinned.pinned.iter().map(|p| p.knob).collect();
+    assert_eq!(held, BTreeSet::from([2, 3, 9]));
 }
 
 #[test]
@@ -506,9 +524,7 @@ const SUBSET_BOUND: &str = r##"error[E0277]: the trait bound `T: SubsetOf<fptune
 fn a_bound_the_probe_cannot_read_is_tried_at_32_then_16_bits() {
     let table = knob(4, "A", None);
     let mut p = Probing::new(vec![knob(0, "x", None), table]);
-    // A round under each rule (left, then right) learns nothing that changes the sources.
-    assert_eq!(p.learn(&[diag(SUBSET_BOUND, "src/tableau.rs", 399)]), Round::Again);
-    assert!(p.right());
+    // A round learns nothing that changes the sources.
     assert_eq!(p.learn(&[diag(SUBSET_BOUND, "src/tableau.rs", 399)]), Round::Settled);
     assert_eq!(p.couplings().unexplained[0].probes, [4]);
     let trial = p.trial(FloatFormat::F32).expect("knob 4 is tried");
