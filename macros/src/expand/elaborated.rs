@@ -125,6 +125,17 @@ impl VisitMut for UntypedLiterals {
         if !m.args.iter().any(|a| matches!(a, Expr::Closure(_))) {
             m.args.iter_mut().for_each(Self::untype);
         }
+        // A literal array or `vec![..]` as the receiver (`[-0.9, 0.2].iter().map(|&x|
+        // horner(&c, x))`): its element type is the one the chain gives it, a knob's natively.
+        let mut receiver = &mut *m.receiver;
+        while let Expr::Paren(p) = receiver {
+            receiver = &mut *p.expr;
+        }
+        let whole = matches!(receiver, Expr::Array(_) | Expr::Repeat(_))
+            || matches!(receiver, Expr::Macro(mm) if mm.mac.path.segments.last().is_some_and(|s| s.ident == "vec"));
+        if whole {
+            Self::untype(receiver);
+        }
         visit_mut::visit_expr_method_call_mut(self, m);
     }
 

@@ -87,6 +87,15 @@ pub enum Fix {
         /// The items are references to floats.
         deref: bool,
     },
+    /// The single build's [`Fix::MapItems`]: items of run-time format (`DynStochastic`, another
+    /// unit's knob) stored into `T`, the element type rustc names, before the collection, sum or
+    /// product: `.map(|x| <_ as ::fptune::__rt::Store<T>>::store(x))`.
+    StoreItems {
+        /// The element type, as a path every module resolves.
+        ty: String,
+        /// The items are references.
+        deref: bool,
+    },
     /// `e as T` becomes `::fptune::__rt::cast::<T, _>(e)`: the offset where ` as T` starts.
     Cast {
         /// Where `as` starts (the cast's operand ends before it).
@@ -137,6 +146,10 @@ impl Heal {
                 let f = if *stochastic { "to_stochastic" } else { "to_native" };
                 let x = if *deref { "*x" } else { "x" };
                 vec![Edit::insert(self.start, format!("map(|x| ::fptune::__rt::{f}({x})).")) ]
+            }
+            Fix::StoreItems { ty, deref } => {
+                let x = if *deref { "*x" } else { "x" };
+                vec![Edit::insert(self.start, format!("map(|x| <_ as ::fptune::__rt::Store<{ty}>>::store({x}))."))]
             }
             Fix::Cast { operand_end, ty } => vec![
                 Edit::insert(self.start, format!("::fptune::__rt::cast::<{ty}, _>(")),

@@ -139,9 +139,9 @@ pub(super) fn heals_for(e: &Diagnostic, name: &str, file: &Built<'_>, (a, b): (u
             None => Vec::new(),
         },
         "E0277" if iterator_items(&e.message).is_some() => {
-            let Some((stochastic, deref)) = iterator_items(&e.message) else { return Vec::new() };
+            let Some(fix) = iterator_items(&e.message) else { return Vec::new() };
             match method_name_at(base, range) {
-                Some(()) => vec![make(range, Fix::MapItems { stochastic, deref })],
+                Some(()) => vec![make(range, fix)],
                 None => Vec::new(),
             }
         }
@@ -200,9 +200,11 @@ pub(super) fn heals_for(e: &Diagnostic, name: &str, file: &Built<'_>, (a, b): (u
 /// An iterator's items meeting a collection, sum or product of the other kind of float: "a value
 /// of type `Vec<Stochastic<f64>>` cannot be built from an iterator over elements of type `f64`",
 /// "a value of type `f64` cannot be made by summing an iterator over elements of type
-/// `Stochastic<f64>`". `(into stochastic, items are references)`; `None` for anything else
-/// (two stochastic formats: the probe's business, not a heal's).
-pub(super) fn iterator_items(message: &str) -> Option<(bool, bool)> {
+/// `Stochastic<f64>`": [`Fix::MapItems`]. In the single build, items of run-time format
+/// (`DynStochastic`, another unit's knob) collected into a knob's container: [`Fix::StoreItems`]
+/// into the element type rustc names. `None` for anything else (two stochastic formats: the
+/// probe's business, not a heal's).
+pub(super) fn iterator_items(message: &str) -> Option<Fix> {
     let rest = message.strip_prefix("a value of type `")?;
     let (target, rest) = rest.split_once('`')?;
     let items = ["cannot be built from an iterator over elements of type `", "cannot be made by summing an iterator over elements of type `", "cannot be made by multiplying all elements of type `"]
@@ -212,13 +214,33 @@ pub(super) fn iterator_items(message: &str) -> Option<(bool, bool)> {
     let deref = item.starts_with('&');
     let bare = item.trim_start_matches('&');
     let float = |t: &str| matches!(t, "f64" | "f32") || t.ends_with("::f16") || t.ends_with("::bf16") || t == "f16" || t == "bf16";
+    if dynamic(target) || dynamic(bare) {
+        let element = if rest.trim_start().starts_with("cannot be built") { only_argument(target)? } else { target };
+        return (dynamic(element) || dynamic(bare)).then(|| qualified(element)).flatten().map(|ty| Fix::StoreItems { ty, deref });
+    }
     if stochastic(target) && float(bare) {
-        Some((true, deref))
+        Some(Fix::MapItems { stochastic: true, deref })
     } else if stochastic(bare) && !stochastic(target) && target.contains("f64") | target.contains("f32") {
-        Some((false, deref))
+        Some(Fix::MapItems { stochastic: false, deref })
     } else {
         None
     }
+}
+
+/// The one generic argument of a type (`T` of `Vec<T>`, `VecDeque<T>`), `None` when it has
+/// none or several.
+fn only_argument(ty: &str) -> Option<&str> {
+    let inner = ty.get(ty.find('<')? + 1..ty.rfind('>')?)?;
+    let mut depth = 0i32;
+    for c in inner.chars() {
+        match c {
+            '<' | '(' | '[' => depth += 1,
+            '>' | ')' | ']' => depth -= 1,
+            ',' if depth == 0 => return None,
+            _ => {}
+        }
+    }
+    Some(inner.trim())
 }
 
 /// Whether `range` is a method's name in a method call (`.collect`, `.sum::<T>`).

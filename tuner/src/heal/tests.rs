@@ -146,9 +146,24 @@ fn constants_are_told_from_code() {
 fn an_iterator_of_the_other_kind_of_float_is_converted_item_by_item() {
     use super::rules::iterator_items;
     let built = "a value of type `Vec<Stochastic<f64>>` cannot be built from an iterator over elements of type `f64`";
-    assert_eq!(iterator_items(built), Some((true, false)));
+    assert_eq!(iterator_items(built), Some(Fix::MapItems { stochastic: true, deref: false }));
     let summed = "a value of type `f64` cannot be made by summing an iterator over elements of type `&Stochastic<f64>`";
-    assert_eq!(iterator_items(summed), Some((false, true)));
+    assert_eq!(iterator_items(summed), Some(Fix::MapItems { stochastic: false, deref: true }));
+    // The single build: a value computed from several units has a run-time format; the
+    // collection's element is the knob's.
+    let single = "a value of type `Vec<fptune::__rt::Knob<f64, 11>>` cannot be built from an iterator over elements of type `fptune::__rt::DynStochastic`";
+    let fix = iterator_items(single).expect("a heal");
+    let Fix::StoreItems { ty, deref: false } = fix.clone() else { panic!("{fix:?}") };
+    assert_eq!(ty.replace(' ', ""), "::fptune::__rt::Knob<::fptune::__rt::primitive::f64,11>");
+    let text = "x = v.iter().map(|t| t * h).collect();";
+    let at = text.find("collect").unwrap();
+    let heal = Heal { file: "f".into(), start: at, end: at + 7, fix, why: String::new() };
+    assert_eq!(
+        splice(text, &heal.edits()).unwrap().text,
+        format!("x = v.iter().map(|t| t * h).map(|x| <_ as ::fptune::__rt::Store<{ty}>>::store(x)).collect();")
+    );
+    let summed = "a value of type `fptune::__rt::Knob<f32, 2>` cannot be made by summing an iterator over elements of type `&fptune::__rt::DynStochastic`";
+    assert!(matches!(iterator_items(summed), Some(Fix::StoreItems { deref: true, .. })));
     // Two stochastic formats are a configuration's business, not a heal's.
     let formats = "a value of type `Vec<Stochastic<f32>>` cannot be built from an iterator over elements of type `Stochastic<f64>`";
     assert_eq!(iterator_items(formats), None);
