@@ -40,6 +40,12 @@ impl FloatFormat {
         }
     }
 
+    /// The format's layout and range ([`Format::SPEC`]).
+    #[inline]
+    pub fn spec(self) -> fptune_spec::Spec {
+        at_format!(self, G => <G as Format>::SPEC)
+    }
+
     /// Whether every value of format `other` is one of `self` ([`crate::format::holds`]): the
     /// same format, or binary32 or binary64 wider than it.
     #[inline]

@@ -9,7 +9,8 @@
 //!   asks of a scalar.
 //!
 //! - Feature `num-traits` also gives the probe build's knob type, `Probe<F, K>`, num-traits'
-//!   traits, each the native format's (`probe_num.rs`).
+//!   traits, each the native format's (`probe_num.rs`), and the single build's, `Knob<F, K, V>`,
+//!   each the knob's own operation in its unit's format (`knob_num.rs`).
 //! - Feature `rand` (rand 0.8): `Standard` and `SampleUniform`, drawing the native stream
 //!   (`rand.rs`).
 //! - Feature `serde`: `Serialize`/`Deserialize`, the native number in the text (`serde.rs`).
@@ -22,6 +23,8 @@
 mod approx;
 #[cfg(feature = "num-traits")]
 mod consts;
+#[cfg(feature = "num-traits")]
+mod knob_num;
 #[cfg(feature = "num-traits")]
 mod num;
 #[cfg(feature = "num-traits")]
