@@ -206,3 +206,31 @@ fn approx_and_real_field_functions() {
     let y = ComplexField::sqrt(s(2.0));
     assert!((y.mean() - 2f64.sqrt()).abs() < 1e-15 && y.digits() > 15.0);
 }
+
+/// The single build's knobs are nalgebra scalars too: a native knob of a unit the run gives no
+/// format computes, through nalgebra's generic code, exactly what its declared format does.
+#[test]
+fn nalgebra_over_native_knobs_is_the_declared_formats_computation() {
+    use fptune::__rt::{DynFloat, DynNative, FloatFormat, Knob};
+    // Units 4090 and 4091 are given no format in this run: their declared ones.
+    type K64 = Knob<f64, 4090, DynNative>;
+    type K32 = Knob<f32, 4091, DynNative>;
+    let entries = [4.0, 1.0, 0.5, 1.0, 3.0, 0.25, 0.5, 0.25, 2.0];
+    let k64 = |x: f64| K64::from_dyn(DynNative::from_f64(x, FloatFormat::F64));
+    let k32 = |x: f64| K32::from_dyn(DynNative::from_f64(x, FloatFormat::F32));
+    let a = Matrix3::from_row_slice(&entries);
+    let a64 = Matrix3::from_row_slice(&entries.map(k64));
+    let a32 = Matrix3::from_row_slice(&entries.map(k32));
+    let a_f32 = a.map(|x| x as f32);
+    let b = Vector3::new(1.0, -2.0, 0.5);
+    let x = a.cholesky().expect("spd").solve(&b);
+    let x64 = a64.cholesky().expect("spd").solve(&b.map(k64));
+    let x32 = a32.cholesky().expect("spd").solve(&b.map(k32));
+    let x_f32 = a_f32.cholesky().expect("spd").solve(&b.map(|x| x as f32));
+    for i in 0..3 {
+        assert_eq!(x64[i].get().value_f64(), x[i]);
+        assert_eq!(x32[i].get().value_f64(), f64::from(x_f32[i]));
+    }
+    assert_eq!(a64.norm().get().value_f64(), a.norm());
+    assert!(x64.relative_eq(&x.map(k64), K64::default_epsilon(), K64::default_max_relative()));
+}

@@ -61,7 +61,7 @@ impl DynStochastic {
 
     /// The value as a stochastic value of format `G`, which must be its own.
     #[inline]
-    pub(super) fn get<G: Format>(self) -> Stochastic<G> {
+    pub(crate) fn get<G: Format>(self) -> Stochastic<G> {
         Stochastic::from_repr(self.s.map(G::exact))
     }
 

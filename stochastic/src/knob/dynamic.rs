@@ -65,7 +65,8 @@ macro_rules! dyn_math_inherent {
 /// gives. [`DynStochastic`] carries DSA samples (the DSA single build); [`DynNative`] one value computed in its
 /// format's own round-to-nearest arithmetic (the native single build).
 pub trait DynFloat:
-    Copy
+    'static
+    + Copy
     + Debug
     + Default
     + Add<Output = Self>
@@ -83,7 +84,7 @@ pub trait DynFloat:
 {
     /// What a knob keeps of the value: the value without what the knob's unit gives (its
     /// format).
-    type Word: Copy + Debug;
+    type Word: Copy + Debug + Send + Sync + 'static;
 
     /// The value's format.
     fn format(self) -> FloatFormat;

@@ -1,5 +1,6 @@
-//! approx's comparisons for stochastic values (feature `approx`, which `simba` implies): what a
-//! stopping test (`relative_eq!(x_new, x, epsilon = 1e-6)`) asks of a scalar.
+//! approx's comparisons for stochastic values and the single build's knobs (feature `approx`,
+//! which `simba` implies): what a stopping test (`relative_eq!(x_new, x, epsilon = 1e-6)`) asks
+//! of a scalar.
 //!
 //! - `AbsDiffEq`, `RelativeEq` and `UlpsEq`: approx's tests computed with stochastic operations
 //!   and decided by the stochastic comparisons, so two values whose difference is numerical noise
@@ -83,5 +84,71 @@ impl<F: Format> UlpsEq for Stochastic<F> {
     fn ulps_eq(&self, other: &Self, epsilon: Self, max_ulps: u32) -> bool {
         let relative = Stochastic::from_f64(f64::from(max_ulps) * consts::epsilon_f64::<F>());
         self.relative_eq(other, epsilon, relative)
+    }
+}
+
+/// The single build's knobs: the same tests with the knob's own operations and comparisons (its
+/// value's, in the unit's format), so a stopping test decides as in the configuration's build.
+/// Two equal infinities are equal, as approx says of floats.
+mod knobs {
+    use ::approx::{AbsDiffEq, RelativeEq, UlpsEq};
+    use num_traits::{Float, NumCast};
+
+    use crate::knob::{DynFloat, Knob, Tag};
+
+    fn equal<T: Float>(a: T, b: T) -> bool {
+        a == b || (a.is_infinite() && a.is_sign_positive() == b.is_sign_positive() && b.is_infinite())
+    }
+
+    fn within<T: Float>(d: T, tol: T) -> bool {
+        -tol <= d && d <= tol
+    }
+
+    impl<F: Tag, const K: u32, V: DynFloat> AbsDiffEq for Knob<F, K, V> {
+        type Epsilon = Self;
+
+        /// The unit's format's machine epsilon.
+        fn default_epsilon() -> Self {
+            <Self as Float>::epsilon()
+        }
+
+        fn abs_diff_eq(&self, other: &Self, epsilon: Self) -> bool {
+            equal(*self, *other) || within(*self - *other, epsilon)
+        }
+    }
+
+    impl<F: Tag, const K: u32, V: DynFloat> RelativeEq for Knob<F, K, V> {
+        /// The unit's format's machine epsilon.
+        fn default_max_relative() -> Self {
+            <Self as Float>::epsilon()
+        }
+
+        fn relative_eq(&self, other: &Self, epsilon: Self, max_relative: Self) -> bool {
+            if equal(*self, *other) {
+                return true;
+            }
+            if self.is_infinite() || other.is_infinite() {
+                return false;
+            }
+            let d = *self - *other;
+            if within(d, epsilon) {
+                return true;
+            }
+            let largest = Float::max(Float::max(*self, -*self), Float::max(*other, -*other));
+            within(d, largest * max_relative)
+        }
+    }
+
+    impl<F: Tag, const K: u32, V: DynFloat> UlpsEq for Knob<F, K, V> {
+        /// 4, as approx's default for floats.
+        fn default_max_ulps() -> u32 {
+            4
+        }
+
+        /// As a stochastic value's: `max_ulps * EPSILON` relatively.
+        fn ulps_eq(&self, other: &Self, epsilon: Self, max_ulps: u32) -> bool {
+            let ulps = <Self as NumCast>::from(max_ulps).unwrap_or_else(<Self as Float>::nan);
+            self.relative_eq(other, epsilon, ulps * <Self as Float>::epsilon())
+        }
     }
 }

@@ -1,5 +1,6 @@
-//! serde's `Serialize` and `Deserialize` for stochastic values, so that serde-derived state
-//! (`#[derive(Serialize, Deserialize)] struct State { x: Vec<f64> }`) runs under DSA.
+//! serde's `Serialize` and `Deserialize` for stochastic values and the single build's knobs, so
+//! that serde-derived state (`#[derive(Serialize, Deserialize)] struct State { x: Vec<f64> }`)
+//! runs under DSA, and has a single build.
 //!
 //! A value is written as the native program writes a number of its format: its mean, rounded to
 //! the format, so that the text has the native shape (a JSON number, not three). Read back, a
@@ -16,8 +17,11 @@ use std::sync::{Mutex, OnceLock, PoisonError};
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
+use half::{bf16, f16};
+
 use crate::format::Format;
 use crate::heal::ToNative;
+use crate::knob::{DynFloat, DynNative, DynStochastic, FloatFormat, Knob, Tag};
 use crate::value::Stochastic;
 
 /// The most values a run keeps the samples of, for reading them back.
@@ -75,6 +79,57 @@ impl<'de, F: Format + Deserialize<'de>> Deserialize<'de> for Stochastic<F> {
     }
 }
 
+/// The single build's knobs: written and read as the stochastic value (DSA) or the native number
+/// of the format the run gives the knob's unit, so that the text, and a checkpoint read back, are
+/// those of the configuration's own build.
+impl<F: Tag, const K: u32> Serialize for Knob<F, K, DynStochastic> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let v = self.get();
+        match v.format() {
+            FloatFormat::F64 => v.get::<f64>().serialize(serializer),
+            FloatFormat::F32 => v.get::<f32>().serialize(serializer),
+            FloatFormat::F16 => v.get::<f16>().serialize(serializer),
+            FloatFormat::Bf16 => v.get::<bf16>().serialize(serializer),
+        }
+    }
+}
+
+impl<'de, F: Tag, const K: u32> Deserialize<'de> for Knob<F, K, DynStochastic> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let v = match Self::unit_format() {
+            FloatFormat::F64 => DynStochastic::of(Stochastic::<f64>::deserialize(deserializer)?),
+            FloatFormat::F32 => DynStochastic::of(Stochastic::<f32>::deserialize(deserializer)?),
+            FloatFormat::F16 => DynStochastic::of(Stochastic::<f16>::deserialize(deserializer)?),
+            FloatFormat::Bf16 => DynStochastic::of(Stochastic::<bf16>::deserialize(deserializer)?),
+        };
+        Ok(Knob::from_dyn(v))
+    }
+}
+
+impl<F: Tag, const K: u32> Serialize for Knob<F, K, DynNative> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let v = self.get();
+        match v.format() {
+            FloatFormat::F64 => v.value_f64().serialize(serializer),
+            FloatFormat::F32 => (v.value_f64() as f32).serialize(serializer),
+            FloatFormat::F16 => f16::from_f64(v.value_f64()).serialize(serializer),
+            FloatFormat::Bf16 => bf16::from_f64(v.value_f64()).serialize(serializer),
+        }
+    }
+}
+
+impl<'de, F: Tag, const K: u32> Deserialize<'de> for Knob<F, K, DynNative> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let v = match Self::unit_format() {
+            FloatFormat::F64 => DynNative::exact(f64::deserialize(deserializer)?),
+            FloatFormat::F32 => DynNative::exact(f32::deserialize(deserializer)?),
+            FloatFormat::F16 => DynNative::exact(f16::deserialize(deserializer)?),
+            FloatFormat::Bf16 => DynNative::exact(bf16::deserialize(deserializer)?),
+        };
+        Ok(Knob::from_dyn(v))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use crate::value::{Sf32, Sf64};
@@ -95,5 +150,18 @@ mod tests {
         assert_eq!(back.samples(), noisy.samples());
         let read: Sf64 = serde_json::from_str("0.1234").expect("parses");
         assert_eq!(read.samples(), [0.1234; 3]);
+    }
+
+    /// A knob is written as the number of its unit's format, and read back so.
+    #[test]
+    fn a_knob_is_written_in_its_units_format() {
+        use crate::knob::{DynFloat, DynNative, Knob};
+        // Unit 4092 is given no format in the test run: its declared one, binary32.
+        type N = Knob<f32, 4092, DynNative>;
+        let x = N::from_dyn(DynNative::from_f64(0.1, crate::knob::FloatFormat::F32));
+        let text = serde_json::to_string(&x).expect("serialises");
+        assert_eq!(text, serde_json::to_string(&0.1f32).expect("f32"));
+        let back: N = serde_json::from_str(&text).expect("parses");
+        assert_eq!(back.get().value_f64(), 0.1f32 as f64);
     }
 }

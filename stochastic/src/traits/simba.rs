@@ -1,6 +1,6 @@
-//! simba's scalar traits and approx's comparisons for stochastic values (feature `simba`): what
-//! nalgebra asks of a scalar, so that `nalgebra::Matrix3<Sf64>` solves, factors and inverts
-//! under discrete stochastic arithmetic.
+//! simba's scalar traits for stochastic values and the single build's knobs (feature `simba`):
+//! what nalgebra asks of a scalar, so that `nalgebra::Matrix3<Sf64>` solves, factors and inverts
+//! under discrete stochastic arithmetic, and a nalgebra crate has a single build.
 //!
 //! - `ComplexField` and `RealField` (a stochastic value is a real: its real part is itself),
 //!   `Field`, `SimdValue` and `PrimitiveSimdValue` (one lane, as simba treats `f64`), and
@@ -15,51 +15,12 @@
 
 use ::simba::scalar::{ComplexField, Field, RealField, SubsetOf};
 use ::simba::simd::{PrimitiveSimdValue, SimdValue};
-use num_traits::{FloatConst, One, Zero};
+use num_traits::{Bounded, Float, FloatConst, NumCast, One, Zero};
 
-use super::consts::{self, exact};
+use super::consts;
 use crate::format::Format;
+use crate::knob::{DynFloat, Knob, Tag};
 use crate::value::Stochastic;
-
-impl<F: Format> SimdValue for Stochastic<F> {
-    /// A scalar: one lane, as simba's `f64`.
-    const LANES: usize = 1;
-    type Element = Self;
-    type SimdBool = bool;
-
-    #[inline(always)]
-    fn splat(val: Self) -> Self {
-        val
-    }
-    #[inline(always)]
-    fn extract(&self, _: usize) -> Self {
-        *self
-    }
-    #[inline(always)]
-    unsafe fn extract_unchecked(&self, _: usize) -> Self {
-        *self
-    }
-    #[inline(always)]
-    fn replace(&mut self, _: usize, val: Self) {
-        *self = val;
-    }
-    #[inline(always)]
-    unsafe fn replace_unchecked(&mut self, _: usize, val: Self) {
-        *self = val;
-    }
-    #[inline(always)]
-    fn select(self, cond: bool, other: Self) -> Self {
-        if cond {
-            self
-        } else {
-            other
-        }
-    }
-}
-
-impl<F: Format> PrimitiveSimdValue for Stochastic<F> {}
-
-impl<F: Format> Field for Stochastic<F> {}
 
 /// Between two formats: `Stochastic::cast` both ways (widening exact, narrowing randomly
 /// rounded); every value belongs, as simba counts `f64` in `f32`.
@@ -98,7 +59,7 @@ impl<F: Format> SubsetOf<Stochastic<F>> for f64 {
 impl<F: Format> SubsetOf<Stochastic<F>> for f32 {
     #[inline]
     fn to_superset(&self) -> Stochastic<F> {
-        Stochastic::from_f64(f64::from(*self))
+        Stochastic::from_f64(<f64 as From<f32>>::from(*self))
     }
     #[inline]
     fn from_superset_unchecked(element: &Stochastic<F>) -> f32 {
@@ -122,7 +83,7 @@ macro_rules! primitive_superset {
             }
             #[inline]
             fn from_superset_unchecked(element: &$p) -> Self {
-                Stochastic::from_f64(f64::from(*element))
+                Stochastic::from_f64(<f64 as From<$p>>::from(*element))
             }
             #[inline]
             fn is_in_subset(_: &$p) -> bool {
@@ -163,134 +124,224 @@ integer_subset!(
     i128 => |x| (x < 0, x.unsigned_abs()), isize => |x| (x < 0, (x as i128).unsigned_abs())
 );
 
-macro_rules! forward {
-    ($($name:ident),*) => {$(
+/// simba's scalar traits for a real type `$t` with num-traits' `Float` (a stochastic value, a
+/// single-build knob): one lane (`SimdValue`, as simba's `f64`), a `Field`, and `ComplexField` and
+/// `RealField` whose every method is the type's own `Float` one (for `Stochastic`, its stochastic
+/// operation). Decisions (`try_sqrt` of a negative number, the sign in `argument` and `to_exp`)
+/// are the type's comparisons: on numerical noise under DSA they count an unstable branching.
+macro_rules! real_scalar {
+    ([$($g:tt)*] $t:ty) => {
+        impl<$($g)*> SimdValue for $t {
+            /// A scalar: one lane, as simba's `f64`.
+            const LANES: usize = 1;
+            type Element = Self;
+            type SimdBool = bool;
+
+            #[inline(always)]
+            fn splat(val: Self) -> Self {
+                val
+            }
+            #[inline(always)]
+            fn extract(&self, _: usize) -> Self {
+                *self
+            }
+            #[inline(always)]
+            unsafe fn extract_unchecked(&self, _: usize) -> Self {
+                *self
+            }
+            #[inline(always)]
+            fn replace(&mut self, _: usize, val: Self) {
+                *self = val;
+            }
+            #[inline(always)]
+            unsafe fn replace_unchecked(&mut self, _: usize, val: Self) {
+                *self = val;
+            }
+            #[inline(always)]
+            fn select(self, cond: bool, other: Self) -> Self {
+                if cond {
+                    self
+                } else {
+                    other
+                }
+            }
+        }
+
+        impl<$($g)*> PrimitiveSimdValue for $t {}
+
+        impl<$($g)*> Field for $t {}
+
+        impl<$($g)*> ComplexField for $t {
+            type RealField = Self;
+
+            #[inline]
+            fn from_real(re: Self) -> Self {
+                re
+            }
+            #[inline]
+            fn real(self) -> Self {
+                self
+            }
+            /// Exact zero.
+            #[inline]
+            fn imaginary(self) -> Self {
+                <Self as Zero>::zero()
+            }
+            /// `|self|`.
+            #[inline]
+            fn modulus(self) -> Self {
+                Float::abs(self)
+            }
+            #[inline]
+            fn modulus_squared(self) -> Self {
+                self * self
+            }
+            /// `0` when `self >= 0`, `PI` otherwise.
+            #[inline]
+            fn argument(self) -> Self {
+                if self >= <Self as Zero>::zero() {
+                    <Self as Zero>::zero()
+                } else {
+                    <Self as FloatConst>::PI()
+                }
+            }
+            /// `|self|`.
+            #[inline]
+            fn norm1(self) -> Self {
+                Float::abs(self)
+            }
+            #[inline]
+            fn scale(self, factor: Self) -> Self {
+                self * factor
+            }
+            #[inline]
+            fn unscale(self, factor: Self) -> Self {
+                self / factor
+            }
+            /// `(|self|, ±1)` by the sign of `self`, as simba's `f64`.
+            #[inline]
+            fn to_exp(self) -> (Self, Self) {
+                if self >= <Self as Zero>::zero() {
+                    (self, <Self as One>::one())
+                } else {
+                    (-self, -<Self as One>::one())
+                }
+            }
+            #[inline]
+            fn signum(self) -> Self {
+                Float::signum(self)
+            }
+
+            real_scalar!(@forward
+                floor, ceil, round, trunc, fract, abs, recip, sin, cos, tan, asin, acos, atan, sinh, cosh, tanh, asinh,
+                acosh, atanh, log2, log10, ln, ln_1p, sqrt, exp, exp2, exp_m1, cbrt
+            );
+
+            /// A real's conjugate is itself.
+            #[inline]
+            fn conjugate(self) -> Self {
+                self
+            }
+            #[inline]
+            fn mul_add(self, a: Self, b: Self) -> Self {
+                Float::mul_add(self, a, b)
+            }
+            #[inline]
+            fn hypot(self, other: Self) -> Self {
+                Float::hypot(self, other)
+            }
+            #[inline]
+            fn sin_cos(self) -> (Self, Self) {
+                (Float::sin(self), Float::cos(self))
+            }
+            #[inline]
+            fn log(self, base: Self) -> Self {
+                Float::log(self, base)
+            }
+            #[inline]
+            fn powi(self, n: i32) -> Self {
+                Float::powi(self, n)
+            }
+            #[inline]
+            fn powf(self, n: Self) -> Self {
+                Float::powf(self, n)
+            }
+            /// `powf`, as for simba's `f64`.
+            #[inline]
+            fn powc(self, n: Self) -> Self {
+                Float::powf(self, n)
+            }
+            #[inline]
+            fn is_finite(&self) -> bool {
+                Float::is_finite(*self)
+            }
+            /// `Some(sqrt)` when `self >= 0` (under DSA numerical noise is a computed zero: it
+            /// passes, counting an unstable branching, and its square root an unstable function).
+            #[inline]
+            fn try_sqrt(self) -> Option<Self> {
+                if self >= <Self as Zero>::zero() {
+                    Some(Float::sqrt(self))
+                } else {
+                    None
+                }
+            }
+        }
+
+        impl<$($g)*> RealField for $t {
+            #[inline]
+            fn is_sign_positive(&self) -> bool {
+                Float::is_sign_positive(*self)
+            }
+            #[inline]
+            fn is_sign_negative(&self) -> bool {
+                Float::is_sign_negative(*self)
+            }
+            #[inline]
+            fn copysign(self, sign: Self) -> Self {
+                Float::copysign(self, sign)
+            }
+            #[inline]
+            fn max(self, other: Self) -> Self {
+                Float::max(self, other)
+            }
+            #[inline]
+            fn min(self, other: Self) -> Self {
+                Float::min(self, other)
+            }
+            #[inline]
+            fn clamp(self, min: Self, max: Self) -> Self {
+                Float::clamp(self, min, max)
+            }
+            #[inline]
+            fn atan2(self, other: Self) -> Self {
+                Float::atan2(self, other)
+            }
+            /// The most negative finite value of the format (simba's `f64::MIN`), exact.
+            #[inline]
+            fn min_value() -> Option<Self> {
+                Some(<Self as Bounded>::min_value())
+            }
+            /// The largest finite value of the format, exact.
+            #[inline]
+            fn max_value() -> Option<Self> {
+                Some(<Self as Bounded>::max_value())
+            }
+
+            real_scalar!(@consts
+                pi => PI, two_pi => TAU, frac_pi_2 => FRAC_PI_2, frac_pi_3 => FRAC_PI_3, frac_pi_4 => FRAC_PI_4,
+                frac_pi_6 => FRAC_PI_6, frac_pi_8 => FRAC_PI_8, frac_1_pi => FRAC_1_PI, frac_2_pi => FRAC_2_PI,
+                frac_2_sqrt_pi => FRAC_2_SQRT_PI, e => E, log2_e => LOG2_E, log10_e => LOG10_E, ln_2 => LN_2,
+                ln_10 => LN_10
+            );
+        }
+    };
+    (@forward $($name:ident),*) => {$(
         #[inline]
         fn $name(self) -> Self {
-            Stochastic::$name(self)
+            Float::$name(self)
         }
     )*};
-}
-
-impl<F: Format> ComplexField for Stochastic<F> {
-    type RealField = Self;
-
-    #[inline]
-    fn from_real(re: Self) -> Self {
-        re
-    }
-    #[inline]
-    fn real(self) -> Self {
-        self
-    }
-    /// Exact zero.
-    #[inline]
-    fn imaginary(self) -> Self {
-        Self::zero()
-    }
-    /// `Stochastic::abs`.
-    #[inline]
-    fn modulus(self) -> Self {
-        Stochastic::abs(self)
-    }
-    #[inline]
-    fn modulus_squared(self) -> Self {
-        self * self
-    }
-    /// `0` when `self >= 0`, `PI` otherwise (a stochastic comparison).
-    #[inline]
-    fn argument(self) -> Self {
-        if self >= Self::zero() {
-            Self::zero()
-        } else {
-            Self::PI()
-        }
-    }
-    /// `Stochastic::abs`.
-    #[inline]
-    fn norm1(self) -> Self {
-        Stochastic::abs(self)
-    }
-    #[inline]
-    fn scale(self, factor: Self) -> Self {
-        self * factor
-    }
-    #[inline]
-    fn unscale(self, factor: Self) -> Self {
-        self / factor
-    }
-    /// `(|self|, ±1)` by the stochastic sign of `self`, as simba's `f64`.
-    #[inline]
-    fn to_exp(self) -> (Self, Self) {
-        if self >= Self::zero() {
-            (self, Self::one())
-        } else {
-            (-self, -Self::one())
-        }
-    }
-    #[inline]
-    fn signum(self) -> Self {
-        Stochastic::signum(self)
-    }
-
-    forward!(
-        floor, ceil, round, trunc, fract, abs, recip, sin, cos, tan, asin, acos, atan, sinh, cosh, tanh, asinh,
-        acosh, atanh, log2, log10, ln, ln_1p, sqrt, exp, exp2, exp_m1, cbrt
-    );
-
-    /// A real's conjugate is itself.
-    #[inline]
-    fn conjugate(self) -> Self {
-        self
-    }
-    #[inline]
-    fn mul_add(self, a: Self, b: Self) -> Self {
-        Stochastic::mul_add(self, a, b)
-    }
-    #[inline]
-    fn hypot(self, other: Self) -> Self {
-        Stochastic::hypot(self, other)
-    }
-    #[inline]
-    fn sin_cos(self) -> (Self, Self) {
-        (Stochastic::sin(self), Stochastic::cos(self))
-    }
-    #[inline]
-    fn log(self, base: Self) -> Self {
-        Stochastic::log(self, base)
-    }
-    #[inline]
-    fn powi(self, n: i32) -> Self {
-        Stochastic::powi(self, n)
-    }
-    #[inline]
-    fn powf(self, n: Self) -> Self {
-        Stochastic::powf(self, n)
-    }
-    /// `powf`, as for simba's `f64`.
-    #[inline]
-    fn powc(self, n: Self) -> Self {
-        Stochastic::powf(self, n)
-    }
-    /// Whether every sample is finite.
-    #[inline]
-    fn is_finite(&self) -> bool {
-        Stochastic::is_finite(self)
-    }
-    /// `Some(sqrt)` when `self >= 0` stochastically (numerical noise is a computed zero: it
-    /// passes, counting an unstable branching, and its square root an unstable function).
-    #[inline]
-    fn try_sqrt(self) -> Option<Self> {
-        if self >= Self::zero() {
-            Some(Stochastic::sqrt(self))
-        } else {
-            None
-        }
-    }
-}
-
-macro_rules! real_consts {
-    ($($name:ident => $konst:ident),*) => {$(
+    (@consts $($name:ident => $konst:ident),*) => {$(
         /// Exact: the format's nearest value.
         #[inline]
         fn $name() -> Self {
@@ -299,56 +350,64 @@ macro_rules! real_consts {
     )*};
 }
 
-impl<F: Format> RealField for Stochastic<F> {
-    /// Whether the mean's sign bit is clear.
-    #[inline]
-    fn is_sign_positive(&self) -> bool {
-        Stochastic::is_sign_positive(self)
-    }
-    /// Whether the mean's sign bit is set.
-    #[inline]
-    fn is_sign_negative(&self) -> bool {
-        Stochastic::is_sign_negative(self)
-    }
-    /// Per sample (see `Float::copysign`).
-    #[inline]
-    fn copysign(self, sign: Self) -> Self {
-        super::num::copysign(self, sign)
-    }
-    /// Per-sample maximum.
-    #[inline]
-    fn max(self, other: Self) -> Self {
-        Stochastic::max(self, other)
-    }
-    /// Per-sample minimum.
-    #[inline]
-    fn min(self, other: Self) -> Self {
-        Stochastic::min(self, other)
-    }
-    /// Per-sample clamp.
-    #[inline]
-    fn clamp(self, min: Self, max: Self) -> Self {
-        Stochastic::clamp(self, min, max)
-    }
-    #[inline]
-    fn atan2(self, other: Self) -> Self {
-        Stochastic::atan2(self, other)
-    }
-    /// The most negative finite value of the format (simba's `f64::MIN`), exact.
-    #[inline]
-    fn min_value() -> Option<Self> {
-        Some(exact(-consts::max_f64::<F>()))
-    }
-    /// The largest finite value of the format, exact.
-    #[inline]
-    fn max_value() -> Option<Self> {
-        Some(exact(consts::max_f64::<F>()))
-    }
+real_scalar!([F: Format] Stochastic<F>);
+real_scalar!([F: Tag, const K: u32, V: DynFloat] Knob<F, K, V>);
 
-    real_consts!(
-        pi => PI, two_pi => TAU, frac_pi_2 => FRAC_PI_2, frac_pi_3 => FRAC_PI_3, frac_pi_4 => FRAC_PI_4,
-        frac_pi_6 => FRAC_PI_6, frac_pi_8 => FRAC_PI_8, frac_1_pi => FRAC_1_PI, frac_2_pi => FRAC_2_PI,
-        frac_2_sqrt_pi => FRAC_2_SQRT_PI, e => E, log2_e => LOG2_E, log10_e => LOG10_E, ln_2 => LN_2,
-        ln_10 => LN_10
-    );
+// The single build's knobs: between two knobs, the value stored into the other's unit (rounded,
+// as a store); with primitives and integers as a stochastic value's (in: rounded to nearest, an
+// exact value; out: the value stored into the primitive, under DSA the mean).
+
+impl<F: Tag, const K: u32, G: Tag, const L: u32, V: DynFloat> SubsetOf<Knob<G, L, V>> for Knob<F, K, V> {
+    #[inline]
+    fn to_superset(&self) -> Knob<G, L, V> {
+        Knob::from_dyn(self.get())
+    }
+    #[inline]
+    fn from_superset_unchecked(element: &Knob<G, L, V>) -> Self {
+        Knob::from_dyn(element.get())
+    }
+    #[inline]
+    fn is_in_subset(_: &Knob<G, L, V>) -> bool {
+        true
+    }
 }
+
+macro_rules! knob_subset {
+    ($($t:ty),*) => {$(
+        impl<F: Tag, const K: u32, V: DynFloat> SubsetOf<Knob<F, K, V>> for $t {
+            #[inline]
+            fn to_superset(&self) -> Knob<F, K, V> {
+                <Knob<F, K, V> as NumCast>::from(*self).unwrap_or_else(<Knob<F, K, V> as Float>::nan)
+            }
+            #[inline]
+            fn from_superset_unchecked(element: &Knob<F, K, V>) -> $t {
+                element.get().store_native::<f64>() as $t
+            }
+            #[inline]
+            fn is_in_subset(_: &Knob<F, K, V>) -> bool {
+                true
+            }
+        }
+    )*};
+}
+knob_subset!(f64, f32, u8, u16, u32, u64, u128, usize, i8, i16, i32, i64, i128, isize);
+
+macro_rules! knob_primitive_superset {
+    ($($p:ty),*) => {$(
+        impl<F: Tag, const K: u32, V: DynFloat> SubsetOf<$p> for Knob<F, K, V> {
+            #[inline]
+            fn to_superset(&self) -> $p {
+                self.get().store_native::<f64>() as $p
+            }
+            #[inline]
+            fn from_superset_unchecked(element: &$p) -> Self {
+                <Self as NumCast>::from(*element).unwrap_or_else(<Self as Float>::nan)
+            }
+            #[inline]
+            fn is_in_subset(_: &$p) -> bool {
+                true
+            }
+        }
+    )*};
+}
+knob_primitive_superset!(f64, f32);
