@@ -374,6 +374,13 @@ impl<'ast> Visit<'ast> for Discoverer {
         syn::visit::visit_expr_method_call(self, m);
     }
 
+    fn visit_expr_cast(&mut self, c: &'ast syn::ExprCast) {
+        if let Some(inner) = crate::knob_type_marker(&c.ty) {
+            self.add(&c.as_token, KnobKind::Cast, &inner, Some(Marker::default()), c.as_token.span);
+        }
+        syn::visit::visit_expr_cast(self, c);
+    }
+
     fn visit_expr_closure(&mut self, c: &'ast syn::ExprClosure) {
         for input in &c.inputs {
             let Pat::Type(pt) = input else { continue };
@@ -406,6 +413,9 @@ mod tests {
     #[test]
     fn a_generic_argument_marked_knob_is_a_knob() {
         let d = knobs("fn f() { let y = integrate::<fptune::knob!(f64)>(1.0); let u = rng.gen::<knob!(f32)>(); let v = Vec::<f64>::new(); }");
+        let c = knobs("fn f(n: usize) { let h = 1.0 / (n as fptune::knob!(f64)); let m = n as f64; }");
+        let found: Vec<_> = c.knobs.iter().map(|k| (k.name.clone(), k.kind, k.format)).collect();
+        assert_eq!(found, [("as".to_string(), KnobKind::Cast, Some(FloatFormat::F64))]);
         let found: Vec<(String, KnobKind, Option<FloatFormat>)> = d.knobs.iter().map(|k| (k.name.clone(), k.kind, k.format)).collect();
         assert_eq!(
             found,

@@ -23,6 +23,9 @@ pub enum KnobKind {
     /// A float type given as a generic argument, marked `fptune::knob!(f64)`
     /// (`integrate::<fptune::knob!(f64)>(..)`): named after what it instantiates.
     Instantiation,
+    /// The float type a cast converts to, marked `fptune::knob!(f64)` (`i as
+    /// fptune::knob!(f64)`): named `as`.
+    Cast,
     /// A function's return value.
     Return,
     /// A struct field.
@@ -43,6 +46,7 @@ impl KnobKind {
             Self::Param => "param",
             Self::Closure => "closure",
             Self::Instantiation => "instantiation",
+            Self::Cast => "cast",
             Self::Return => "return",
             Self::Field => "field",
             Self::Static => "static",

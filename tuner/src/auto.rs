@@ -8,6 +8,7 @@
 //! | `let` (written, or written by the elaboration) | | the variable |
 //! | closure parameter with its type written (`\|x: f64\| ..`), the closure no call's argument | | the parameter |
 //! | float type given as a generic argument in code (`integrate::<f64>(..)`) | `::fptune::knob!(f64)` | the instantiation |
+//! | float type a cast converts to (`n as f64`) | `::fptune::knob!(f64)` | the cast |
 //! | `struct` | `#[fptune::tune]` | each float field |
 //! | `const`, `static`, `type` | `#[fptune::tune]` | the item itself |
 //!
@@ -221,6 +222,18 @@ impl Marker<'_> {
         }
     }
 
+    /// The float type of a cast (`n as f64`) marked a knob: written `::fptune::knob!(f64)`.
+    fn cast(&mut self, ty: &syn::Type) {
+        if !matches!(ty, syn::Type::Path(_)) || !self.knob_type(ty) {
+            return;
+        }
+        let (s, e) = (ty.span().start(), ty.span().end());
+        if let (Some(a), Some(b)) = (splice::offset(self.text, s.line, s.column), splice::offset(self.text, e.line, e.column)) {
+            self.edits.push(Edit::insert(a, "::fptune::knob!("));
+            self.edits.push(Edit::insert(b, ")"));
+        }
+    }
+
     /// Knob markers on the float `let`s of a body (closures' included; nested items are not
     /// visited: they are not marked).
     fn body(&mut self, block: &syn::Block) {
@@ -268,6 +281,13 @@ impl Marker<'_> {
             fn visit_expr_call(&mut self, c: &'ast syn::ExprCall) {
                 self.visit_expr(&c.func);
                 self.arguments(&c.args);
+            }
+            fn visit_expr_cast(&mut self, c: &'ast syn::ExprCast) {
+                // `n as f64`: the float type the value is converted to is a declaration too
+                // (natively it may follow what the value meets: `(i as f64 * h).sin()` stored
+                // into a knob).
+                self.0.cast(&c.ty);
+                self.visit_expr(&c.expr);
             }
             fn visit_type(&mut self, _: &'ast syn::Type) {
                 // Generic arguments inside a written type (`let v: Vec<f64>`) are the
@@ -321,6 +341,11 @@ mod tests {
         let out2 = splice(turbofish, &markers(turbofish)).expect("edits").text;
         assert!(out2.contains("integrate::<::fptune::knob!(f64)>(1.0)") && out2.contains("rng.gen::<::fptune::knob!(f64)>()"), "{out2}");
         assert!(out2.contains("Rule::<::fptune::knob!(f64)> { w: 0.5 }") && out2.contains("#[tune] let v: Vec<f64> = Vec::new();"), "{out2}");
+        let casts = "type Real = f64;\nfn k(n: usize) -> f64 { let h = 1.0 / (n as f64); let r = n as Real; (0..n).map(|i| (i as f64 * h).sin()).sum() }\n";
+        let out3 = splice(casts, &markers(casts)).expect("edits").text;
+        assert!(out3.contains("1.0 / (n as ::fptune::knob!(f64))") && out3.contains("(i as ::fptune::knob!(f64) * h).sin()"), "{out3}");
+        assert!(out3.contains("let r = n as Real;"), "an alias is its own knob: {out3}");
+        syn::parse_file(&out3).expect("parses");
         assert!(out.contains("let s = |#[tune] t: f64| t * t;") && out.contains("map(|x: f64| x).fold(0.0, |a: f64, x: f64| a + x)"), "{out}");
         syn::parse_file(&out).expect("parses");
     }

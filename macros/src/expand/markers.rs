@@ -75,8 +75,13 @@ pub(super) fn strip_markers(item: &mut Item, sites_only: bool) {
 
 /// `fptune::knob!(T)` written `T`: the knob a generic argument declares is found
 /// ([`fptune_syntax::discover`]), and each build writes its type as it writes any float type.
-pub(super) fn unwrap_knob_types(item: &mut Item) {
-    struct Unwrap;
+/// With `casts: false`, a cast's target stays marked (`i as fptune::knob!(f64)`): the rewrite
+/// tells such a cast, whose format the configuration gives, from one that adapts like a literal,
+/// and the second pass (`casts: true`, after the rewrite) unwraps it.
+pub(super) fn unwrap_knob_types(item: &mut Item, casts: bool) {
+    struct Unwrap {
+        casts: bool,
+    }
     impl VisitMut for Unwrap {
         fn visit_type_mut(&mut self, t: &mut syn::Type) {
             if let Some(inner) = fptune_syntax::knob_type_marker(t) {
@@ -84,6 +89,13 @@ pub(super) fn unwrap_knob_types(item: &mut Item) {
             }
             visit_mut::visit_type_mut(self, t);
         }
+        fn visit_expr_cast_mut(&mut self, c: &mut syn::ExprCast) {
+            if self.casts || fptune_syntax::knob_type_marker(&c.ty).is_none() {
+                visit_mut::visit_expr_cast_mut(self, c);
+            } else {
+                self.visit_expr_mut(&mut c.expr);
+            }
+        }
     }
-    Unwrap.visit_item_mut(item);
+    Unwrap { casts }.visit_item_mut(item);
 }

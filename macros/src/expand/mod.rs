@@ -78,7 +78,7 @@ fn expand(args: TokenStream, item: TokenStream, user_facing: bool) -> TokenStrea
     let top = Top { marker };
     let discovery = discover(&item, &top);
     let mut errors = discovery.errors;
-    unwrap_knob_types(&mut item);
+    unwrap_knob_types(&mut item, false);
     if STOCHASTIC {
         unconst_float_fns(&mut item);
     } else {
@@ -99,6 +99,7 @@ fn expand(args: TokenStream, item: TokenStream, user_facing: bool) -> TokenStrea
         UntypedLiterals.visit_item_mut(&mut item);
     }
     rewriter.visit_item_mut(&mut item);
+    unwrap_knob_types(&mut item, true);
     ElaboratedParams.visit_item_mut(&mut item);
     if STOCHASTIC {
         StochasticTypes.visit_item_mut(&mut item);

@@ -29,6 +29,7 @@ crate::rt::item!([F: Tag, const K: u32, V: DynFloat] Knob<F, K, V>);
 /// ways, and `CastOperand`.
 macro_rules! join_dynamic {
     ($([$($g:tt)*] $t:ty),*) => {$(
+        join_dynamic!(@native [$($g)*] $t);
         impl<$($g)*> Join<Lit> for $t {
             type Out = <$t as Dynamic>::V;
             #[inline]
@@ -45,6 +46,8 @@ macro_rules! join_dynamic {
                 (DynFloat::lit(a, b.format()), b)
             }
         }
+    )*};
+    (@native [$($g:tt)*] $t:ty) => {
         impl<B: Tag, $($g)*> Join<B> for $t {
             type Out = <$t as Dynamic>::V;
             #[inline]
@@ -69,9 +72,28 @@ macro_rules! join_dynamic {
                 self.cast_as()
             }
         }
-    )*};
+    };
 }
-join_dynamic!([F: Tag, const K: u32, V: DynFloat] Knob<F, K, V>);
+
+// A knob meeting a literal keeps its type, as natively the literal takes the knob's (`1.0 +
+// (t * 0.7).sin()` stored into a knob's container is of the knob's type).
+join_dynamic!(@native [F: Tag, const K: u32, V: DynFloat] Knob<F, K, V>);
+
+impl<F: Tag, const K: u32, V: DynFloat> Join<Lit> for Knob<F, K, V> {
+    type Out = Self;
+    #[inline]
+    fn join(a: Self, b: Lit) -> (Self, Self) {
+        (a, Knob::holding(V::lit(b, Self::unit_format())))
+    }
+}
+
+impl<F: Tag, const K: u32, V: DynFloat> Join<Knob<F, K, V>> for Lit {
+    type Out = Knob<F, K, V>;
+    #[inline]
+    fn join(a: Lit, b: Knob<F, K, V>) -> (Knob<F, K, V>, Knob<F, K, V>) {
+        (Knob::holding(V::lit(a, Knob::<F, K, V>::unit_format())), b)
+    }
+}
 
 /// Everything between a kind of run-time-format value `$V` and the knobs holding it: `Join`s,
 /// stores and casts into knobs and into places of type `$V`, stores and casts out.

@@ -108,7 +108,7 @@ fn knobs_take_their_units_formats_and_inferred_places_keep_theirs() {
     let (x, y) = <K1 as Join<K0>>::join(b, a);
     assert_eq!((x.format(), y.format()), (FloatFormat::F32, FloatFormat::F32));
     let (x, l) = <K1 as Join<Lit>>::join(b, Lit::new(2.0, 2.0));
-    assert_eq!((x.format(), l.format()), (FloatFormat::F16, FloatFormat::F16));
+    assert_eq!((x.get().format(), l.get().format()), (FloatFormat::F16, FloatFormat::F16));
     // A place of run-time format keeps its format: an f16 place given an f64 value.
     let mut place = b.get();
     DynStochastic::of(Sf64::from_f64(1.0 / 3.0)).store_into(&mut place);
@@ -140,7 +140,8 @@ fn knobs_take_their_units_formats_and_inferred_places_keep_theirs() {
     // With a literal or another constant, a native constant computes natively, as the
     // primitive constants of a configuration's own stochastic build do.
     let (x, l) = <C1 as Join<Lit>>::join(TENTH, Lit::new(10.0, 10.0));
-    let product = x * l;
+    // (Meeting a literal, a knob keeps its type: the product is the unit's.)
+    let product = (x * l).get();
     let primitive = 10.0f32 * f32::from(half::f16::from_f64(0.1));
     assert_eq!(product.value_f64(), f64::from(half::f16::from_f32(primitive)));
     // With a stochastic value it becomes one exactly, as a primitive does: the same draws as

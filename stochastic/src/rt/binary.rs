@@ -107,7 +107,9 @@ macro_rules! arith_by_operators {
 }
 
 // `Fx`: its operators round to nearest even from the exact result (`formats::arith`).
-arith_by_operators!([] f64, [] f32, [] Lit, [F: Format] Stochastic<F>, [const E: u32, const M: u32, const FLAGS: u32] crate::Fx<E, M, FLAGS>);
+arith_by_operators!([] f64, [] f32, [] Lit, [F: Format] Stochastic<F>, [const E: u32, const M: u32, const FLAGS: u32] crate::Fx<E, M, FLAGS>,
+    // The single build's knobs: a knob meeting a literal keeps its type ([`Join`]).
+    [F: crate::knob::Tag, const K: u32, V: crate::knob::DynFloat] crate::knob::Knob<F, K, V>);
 
 macro_rules! rem_by_operator {
     ($($t:ty),*) => {$(
@@ -119,6 +121,13 @@ macro_rules! rem_by_operator {
 }
 
 rem_by_operator!(f64, f32, Lit);
+
+impl<F: crate::knob::Tag, const K: u32, V: crate::knob::DynFloat> ArithRem for crate::knob::Knob<F, K, V> {
+    #[inline(always)]
+    fn fp_rem(a: Self, b: Self) -> Self {
+        a % b
+    }
+}
 
 impl<const E: u32, const M: u32, const FLAGS: u32> ArithRem for crate::Fx<E, M, FLAGS> {
     #[inline(always)]
@@ -344,11 +353,17 @@ lit_fallbacks! {
 /// neither; this level's impls take one type for both operands, so rustc unifies them when it
 /// selects the method, as its operator would, and computes as the operator does (what the
 /// levels below compute for one native format too). Operands of two types, and every other kind
-/// (stochastic values, literals, 16-bit and custom formats, the probe's and the single build's
-/// types), go on to the levels below, as before.
+/// (stochastic values, literals, 16-bit and custom formats), go on to the levels below, as before.
+///
+/// The probe's and the single build's knob types take this level too: two operands of one knob
+/// type (one unit) give that type, as natively, where the levels below would give a probe that
+/// names the knob twice, or a value of run-time format, which no knob's container takes
+/// (`&p * (rr_new / rr)` with `p` a nalgebra vector of the unit's knobs).
 pub trait Native: Copy {}
 impl Native for f64 {}
 impl Native for f32 {}
+impl<F: crate::format::Format, K: super::Ids> Native for super::Probe<F, K> {}
+impl<F: crate::knob::Tag, const K: u32, V: crate::knob::DynFloat> Native for crate::knob::Knob<F, K, V> {}
 
 /// `SameAdd` and its kin: `a op b` of one native type (see [`Native`]), one level above the
 /// float operators (the expansion is `(&&&pair(a, b)).__fp_add()`).

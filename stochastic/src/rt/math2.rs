@@ -69,6 +69,7 @@ crate::methods::f64_methods!(math2; [
     // The single build's values of run-time format.
     [] crate::knob::DynStochastic,
     [] crate::knob::DynNative,
+    [F: crate::knob::Tag, const K: u32, V: crate::knob::DynFloat] crate::knob::Knob<F, K, V>,
 ] [f16, bf16]);
 
 // The dispatch traits the expansion calls, by the names `fptune-macros` gives the two-operand

@@ -31,7 +31,9 @@ impl Rewriter {
             _ => None,
         };
         if let Some(c) = cast_target {
-            if cast_float_target(&c.ty, &self.cx.aliases) {
+            // An integer cast adapts like a literal; one to a knob (`i as fptune::knob!(f64)`)
+            // is a value of the knob's type, which the configuration gives (`rewrite_cast`).
+            if cast_float_target(&c.ty, &self.cx.aliases) && fptune_syntax::knob_type_marker(&c.ty).is_none() {
                 let mut src = strip_parens((*c.expr).clone());
                 let ty = (*c.ty).clone();
                 self.visit_expr_mut(&mut src);
@@ -220,10 +222,11 @@ fn cmp_name(op: &BinOp) -> Option<&'static str> {
 }
 
 /// A float literal, a cast (an integer cast adapts like a literal), or arithmetic of those: an
-/// expression whose format only its context decides.
+/// expression whose format only its context decides. A cast to a knob (`i as
+/// fptune::knob!(f64)`) is a knob's value: its format is the configuration's.
 pub(super) fn literal_like(e: &Expr, aliases: &BTreeSet<String>) -> bool {
     match e {
-        Expr::Cast(c) => cast_float_target(&c.ty, aliases),
+        Expr::Cast(c) => fptune_syntax::knob_type_marker(&c.ty).is_none() && cast_float_target(&c.ty, aliases),
         Expr::Paren(p) => literal_like(&p.expr, aliases),
         Expr::Group(g) => literal_like(&g.expr, aliases),
         Expr::Unary(u) if matches!(u.op, UnOp::Neg(_)) => literal_like(&u.expr, aliases),
@@ -236,6 +239,10 @@ pub(super) fn literal_like(e: &Expr, aliases: &BTreeSet<String>) -> bool {
 
 /// A float type written in a cast target (`f64`, `fptune::f16`, a float alias).
 pub(super) fn cast_float_target(ty: &Type, aliases: &BTreeSet<String>) -> bool {
+    // A cast's target marked a knob (`n as fptune::knob!(f64)`) is the type it marks.
+    if let Some(inner) = fptune_syntax::knob_type_marker(ty) {
+        return cast_float_target(&inner, aliases);
+    }
     let leaves = fptune_syntax::float_leaves(ty, aliases);
     leaves.len() == 1 && matches!(ty, Type::Path(_))
 }
