@@ -1,14 +1,16 @@
 //! The arguments of formatting macros. Every value a formatting macro of a marked item formats
 //! is passed as `Shown(&value)`, which formats as the value does but gives the 16-bit formats the
 //! caller's flags in `{:e}` (`fptune::__rt::Shown`). Printed results
-//! (`#[fptune::tune(printed)]`): every value of `print!`, `println!`, `write!` and `writeln!` is
-//! also recorded as a checked result when the run asks for printed results.
+//! (`#[fptune::tune(printed)]`): every value of `print!`, `println!`, `write!`, `writeln!` and
+//! `format!` is also recorded as a checked result when the run asks for printed results (a
+//! `format!`ted float is what a program prints through a `String`: `println!("{}", s)`,
+//! `.join(", ")`; one it never prints is checked all the same, which is stricter, never looser).
 //!
 //! ```text
 //! println!("{} {x:.3} {:>1$}", a, w, n)
 //!   -> println!("{} {x:.3} {:>1$}", Shown(match &a { v => { (&&printing(v)).__fp_printed(NAME); v } }), w,
 //!               Shown(match &n { .. }), x = Shown(match &x { .. }))
-//! format!("{:e}", a) -> format!("{:e}", Shown(&(a)))
+//! eprintln!("{:e}", a) -> eprintln!("{:e}", Shown(&(a)))
 //! ```
 //!
 //! The format string is read to tell values from counts: an argument used as a width or a
@@ -26,13 +28,13 @@ use quote::{quote_spanned, ToTokens};
 use syn::spanned::Spanned;
 use syn::{Expr, Token};
 
-/// The formatting macros, the index of their format string, and whether what they format is
-/// printed to stdout (a printed result).
+/// The formatting macros, the index of their format string, and whether what they format is a
+/// printed result (stdout, a writer, a `String`: not stderr).
 pub fn format_index(name: &str) -> Option<(usize, bool)> {
     match name {
-        "print" | "println" => Some((0, true)),
+        "print" | "println" | "format" => Some((0, true)),
         "write" | "writeln" => Some((1, true)),
-        "eprint" | "eprintln" | "format" => Some((0, false)),
+        "eprint" | "eprintln" => Some((0, false)),
         _ => None,
     }
 }

@@ -1016,3 +1016,14 @@ fn a_value_computed_from_several_knobs_couples_them_where_it_meets_a_type() {
     assert_ne!(c["found"], "f64", "{c}\n{}", run.stdout);
     assert_eq!(r["final_check"]["meets_requirement"], true, "{}", r["final_check"]);
 }
+
+#[test]
+fn floats_printed_through_format_strings_are_checked_results() {
+    // Issue 44 item 6: `format!` then `join`, the only way the program prints its floats: with
+    // `--check-printed` the formatted values are the checked results (it "printed no float"
+    // before), and the knobs are lowered as they allow.
+    let (_dir, _krate, run, r) = tuned_fixture("eco_format_string", &["--auto", "--check-printed", "--digits", "3"]);
+    assert_eq!(r["counts"]["compilations_failed"], 0, "{}", r["counts"]);
+    assert!(found(&r).iter().any(|(_, f)| f != "f64"), "{}", run.stdout);
+    assert_eq!(r["final_check"]["meets_requirement"], true, "{}", r["final_check"]);
+}

@@ -498,7 +498,7 @@ fn run_original(lab: &Lab<'_>, r: &Recipe, worker: &Worker, counts: &mut Counts,
         return Err(TuneError::Usage(anyhow!(
             "the original program ran but checked no value: {} with the arguments {:?} (give them with --args){}",
             if r.printed {
-                "it printed no float (print!, println!, write!, writeln!; a float, a Vec, array or slice of them, or a \
+                "it printed no float (print!, println!, write!, writeln!, format!; a float, a Vec, array or slice of them, or a \
                  nalgebra matrix, ndarray array or num-complex number of the versions fptune's runtime implements), and \
                  no fptune::check! was reached"
             } else {
