@@ -33,7 +33,7 @@ pub struct Id<const N: u32>;
 
 /// What a [`Probe`]'s tag can be: one knob ([`Id`]) or the knobs of both operands of an
 /// operation, `(K, L)`.
-pub trait Ids: Copy + Default + std::fmt::Debug + PartialEq + PartialOrd + 'static {}
+pub trait Ids: Copy + Default + std::fmt::Debug + PartialEq + PartialOrd + Send + Sync + 'static {}
 
 impl<const N: u32> Ids for Id<N> {}
 

@@ -87,14 +87,17 @@ impl<F: Format> UlpsEq for Stochastic<F> {
     }
 }
 
-/// The single build's knobs: the same tests with the knob's own operations and comparisons (its
-/// value's, in the unit's format), so a stopping test decides as in the configuration's build.
-/// Two equal infinities are equal, as approx says of floats.
-mod knobs {
+/// The single build's knobs and the probe build's type: the same tests with the type's own
+/// operations and comparisons (a knob's value's, in its unit's format), so a stopping test
+/// decides as in the configuration's build. Two equal infinities are equal, as approx says of
+/// floats.
+mod others {
     use ::approx::{AbsDiffEq, RelativeEq, UlpsEq};
     use num_traits::{Float, NumCast};
 
+    use crate::format::Format;
     use crate::knob::{DynFloat, Knob, Tag};
+    use crate::rt::{Ids, Probe};
 
     fn equal<T: Float>(a: T, b: T) -> bool {
         a == b || (a.is_infinite() && a.is_sign_positive() == b.is_sign_positive() && b.is_infinite())
@@ -104,51 +107,57 @@ mod knobs {
         -tol <= d && d <= tol
     }
 
-    impl<F: Tag, const K: u32, V: DynFloat> AbsDiffEq for Knob<F, K, V> {
-        type Epsilon = Self;
+    macro_rules! float_approx {
+        ($([$($g:tt)*] $t:ty),*) => {$(
+            impl<$($g)*> AbsDiffEq for $t {
+                type Epsilon = Self;
 
-        /// The unit's format's machine epsilon.
-        fn default_epsilon() -> Self {
-            <Self as Float>::epsilon()
-        }
+                /// The format's machine epsilon.
+                fn default_epsilon() -> Self {
+                    <Self as Float>::epsilon()
+                }
 
-        fn abs_diff_eq(&self, other: &Self, epsilon: Self) -> bool {
-            equal(*self, *other) || within(*self - *other, epsilon)
-        }
+                fn abs_diff_eq(&self, other: &Self, epsilon: Self) -> bool {
+                    equal(*self, *other) || within(*self - *other, epsilon)
+                }
+            }
+
+            impl<$($g)*> RelativeEq for $t {
+                /// The format's machine epsilon.
+                fn default_max_relative() -> Self {
+                    <Self as Float>::epsilon()
+                }
+
+                fn relative_eq(&self, other: &Self, epsilon: Self, max_relative: Self) -> bool {
+                    if equal(*self, *other) {
+                        return true;
+                    }
+                    if self.is_infinite() || other.is_infinite() {
+                        return false;
+                    }
+                    let d = *self - *other;
+                    if within(d, epsilon) {
+                        return true;
+                    }
+                    let largest = Float::max(Float::max(*self, -*self), Float::max(*other, -*other));
+                    within(d, largest * max_relative)
+                }
+            }
+
+            impl<$($g)*> UlpsEq for $t {
+                /// 4, as approx's default for floats.
+                fn default_max_ulps() -> u32 {
+                    4
+                }
+
+                /// As a stochastic value's: `max_ulps * EPSILON` relatively.
+                fn ulps_eq(&self, other: &Self, epsilon: Self, max_ulps: u32) -> bool {
+                    let ulps = <Self as NumCast>::from(max_ulps).unwrap_or_else(<Self as Float>::nan);
+                    self.relative_eq(other, epsilon, ulps * <Self as Float>::epsilon())
+                }
+            }
+        )*};
     }
 
-    impl<F: Tag, const K: u32, V: DynFloat> RelativeEq for Knob<F, K, V> {
-        /// The unit's format's machine epsilon.
-        fn default_max_relative() -> Self {
-            <Self as Float>::epsilon()
-        }
-
-        fn relative_eq(&self, other: &Self, epsilon: Self, max_relative: Self) -> bool {
-            if equal(*self, *other) {
-                return true;
-            }
-            if self.is_infinite() || other.is_infinite() {
-                return false;
-            }
-            let d = *self - *other;
-            if within(d, epsilon) {
-                return true;
-            }
-            let largest = Float::max(Float::max(*self, -*self), Float::max(*other, -*other));
-            within(d, largest * max_relative)
-        }
-    }
-
-    impl<F: Tag, const K: u32, V: DynFloat> UlpsEq for Knob<F, K, V> {
-        /// 4, as approx's default for floats.
-        fn default_max_ulps() -> u32 {
-            4
-        }
-
-        /// As a stochastic value's: `max_ulps * EPSILON` relatively.
-        fn ulps_eq(&self, other: &Self, epsilon: Self, max_ulps: u32) -> bool {
-            let ulps = <Self as NumCast>::from(max_ulps).unwrap_or_else(<Self as Float>::nan);
-            self.relative_eq(other, epsilon, ulps * <Self as Float>::epsilon())
-        }
-    }
+    float_approx!([F: Tag, const K: u32, V: DynFloat] Knob<F, K, V>, [F: Format + Float, K: Ids] Probe<F, K>);
 }

@@ -15,11 +15,12 @@
 
 use ::simba::scalar::{ComplexField, Field, RealField, SubsetOf};
 use ::simba::simd::{PrimitiveSimdValue, SimdValue};
-use num_traits::{Bounded, Float, FloatConst, NumCast, One, Zero};
+use num_traits::{Bounded, Float, FloatConst, FromPrimitive, NumCast, One, Signed, Zero};
 
 use super::consts;
 use crate::format::Format;
 use crate::knob::{DynFloat, Knob, Tag};
+use crate::rt::{Ids, Probe};
 use crate::value::Stochastic;
 
 /// Between two formats: `Stochastic::cast` both ways (widening exact, narrowing randomly
@@ -352,6 +353,46 @@ macro_rules! real_scalar {
 
 real_scalar!([F: Format] Stochastic<F>);
 real_scalar!([F: Tag, const K: u32, V: DynFloat] Knob<F, K, V>);
+// The probe build's type (compiled, never run): so that rustc reaches what a nalgebra
+// decomposition's types require of the knobs (`a.lu()` has `a`'s element type).
+real_scalar!([F: Format + Float + FloatConst + Signed + Bounded + FromPrimitive, K: Ids] Probe<F, K>);
+
+/// Between two probes, and with primitives: as the native values convert (the probe build is
+/// compiled, never run).
+impl<F: Format + Float, K: Ids, G: Format + Float, L: Ids> SubsetOf<Probe<G, L>> for Probe<F, K> {
+    #[inline]
+    fn to_superset(&self) -> Probe<G, L> {
+        Probe::new(G::from(self.0).unwrap_or_else(G::nan))
+    }
+    #[inline]
+    fn from_superset_unchecked(element: &Probe<G, L>) -> Self {
+        Probe::new(F::from(element.0).unwrap_or_else(F::nan))
+    }
+    #[inline]
+    fn is_in_subset(_: &Probe<G, L>) -> bool {
+        true
+    }
+}
+
+macro_rules! probe_subset {
+    ($($t:ty),*) => {$(
+        impl<F: Format + Float, K: Ids> SubsetOf<Probe<F, K>> for $t {
+            #[inline]
+            fn to_superset(&self) -> Probe<F, K> {
+                Probe::new(F::from(*self).unwrap_or_else(F::nan))
+            }
+            #[inline]
+            fn from_superset_unchecked(element: &Probe<F, K>) -> $t {
+                element.0.to_f64().unwrap_or(f64::NAN) as $t
+            }
+            #[inline]
+            fn is_in_subset(_: &Probe<F, K>) -> bool {
+                true
+            }
+        }
+    )*};
+}
+probe_subset!(f64, f32, u8, u16, u32, u64, u128, usize, i8, i16, i32, i64, i128, isize);
 
 // The single build's knobs: between two knobs, the value stored into the other's unit (rounded,
 // as a store); with primitives and integers as a stochastic value's (in: rounded to nearest, an
