@@ -14,6 +14,7 @@
 //! | expected `f64`, found `Stochastic<f64>` (a foreign place) | `to_native(e)`: the samples end there |
 //! | non-primitive cast `Stochastic<f64> as i64` | `cast::<i64, _>(e)` |
 //! | `Stochastic<f64>: Trait` not satisfied, no method `m` on `Stochastic<f64>` | `to_native(e)` (the receiver) |
+//! | `T: From<Stochastic<f64>>` (`TryFrom`) not satisfied at `T::from(k)` | `T::from(to_native(k))` |
 //! | `Vec<Stochastic<f64>>` cannot be built from (summed from) an iterator over `f64` | `.map(\|x\| to_stochastic(x)).collect()` |
 //!
 //! Anything else is [`Stuck`]: said to the user at their line, with what to write instead.

@@ -150,6 +150,11 @@ pub(super) fn heals_for(e: &Diagnostic, name: &str, file: &Built<'_>, (a, b): (u
             // of another crate. At a call, the literals it is given stay primitive (a generic
             // function converting a constant, `convert(1.0)`); at a value, the value does.
             let Some(self_ty) = e.message.strip_prefix("the trait bound `").and_then(|r| r.split(':').next()) else { return Vec::new() };
+            if !stochastic(self_ty) && from_stochastic(&e.message) {
+                // `T::from(k)`, `T::try_from(k)` in generic code whose `T` converts from `f64`
+                // (`where T: From<f64>`): the argument is given as the primitive it asks for.
+                return conversion_args(base, range).into_iter().map(|a| make(a, Fix::ToNative)).collect();
+            }
             if !stochastic(self_ty) || self_ty.starts_with("fn(") {
                 return Vec::new();
             }
@@ -195,6 +200,29 @@ pub(super) fn heals_for(e: &Diagnostic, name: &str, file: &Built<'_>, (a, b): (u
         }
         _ => Vec::new(),
     }
+}
+
+/// Whether a trait error says a type does not convert from a stochastic value: "the trait bound
+/// `T: From<Stochastic<f64>>` (`TryFrom`) is not satisfied".
+pub(super) fn from_stochastic(message: &str) -> bool {
+    let Some(bound) = message.strip_prefix("the trait bound `").and_then(|r| r.strip_suffix("` is not satisfied")) else { return false };
+    let Some((_, tr)) = bound.split_once(": ") else { return false };
+    ["From<", "TryFrom<"].iter().any(|c| tr.starts_with(c) && stochastic(tr))
+}
+
+/// The arguments of the conversion call (`T::from(k)`, `T::try_from(k)`) whose path or whole
+/// call `range` names.
+pub(super) fn conversion_args(text: &str, range: (usize, usize)) -> Vec<(usize, usize)> {
+    find_expr(text, range, |e, at| match e {
+        syn::Expr::Call(c) => {
+            let syn::Expr::Path(p) = &*c.func else { return None };
+            let name = p.path.segments.last()?.ident.to_string();
+            let here = at(e.span()) == Some(range) || at(c.func.span()) == Some(range);
+            (here && (name == "from" || name == "try_from")).then(|| c.args.iter().filter_map(|a| at(a.span())).collect())
+        }
+        _ => None,
+    })
+    .unwrap_or_default()
 }
 
 /// An iterator's items meeting a collection, sum or product of the other kind of float: "a value

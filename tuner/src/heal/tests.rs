@@ -1,7 +1,7 @@
 //! Unit tests of the heals: finding the expression an error names, and the heals written there.
 
 use super::find::{balanced, cast_at, in_constant, literals_in_text, receiver_of, widest_at};
-use super::rules::{elaborated_literal_ident, literal_argument_receiver};
+use super::rules::{conversion_args, elaborated_literal_ident, from_stochastic, literal_argument_receiver};
 use super::types::{dynamic, lent_as, qualified, slice_element};
 use super::*;
 use crate::splice::splice;
@@ -175,4 +175,18 @@ fn an_iterator_of_the_other_kind_of_float_is_converted_item_by_item() {
         "let v: Vec<Sf64> = (0..n)\n    .map(|i| i as f64)\n    .map(|x| ::fptune::__rt::to_stochastic(x)).collect();"
     );
     assert!(!heal.lossy());
+}
+
+#[test]
+fn a_generic_conversion_from_f64_is_given_the_primitive() {
+    // `fn scale<T: From<f64>>(x: T, k: f64) -> T { x * T::try_from(k).unwrap() }`: `k` is
+    // stochastic in the conversion's build, `T` converts from `f64` only.
+    assert!(from_stochastic("the trait bound `T: TryFrom<Stochastic<f64>>` is not satisfied"));
+    assert!(from_stochastic("the trait bound `T: From<fptune::Stochastic<f32>>` is not satisfied"));
+    assert!(!from_stochastic("the trait bound `T: From<f64>` is not satisfied"));
+    let text = "fn f() { x * T::try_from(k).unwrap() }";
+    let path = text.find("T::try_from").unwrap();
+    let k = text.find("(k)").unwrap() + 1;
+    assert_eq!(conversion_args(text, (path, path + "T::try_from".len())), [(k, k + 1)]);
+    assert_eq!(conversion_args(text, (0, 2)), []);
 }
