@@ -327,6 +327,11 @@ pub struct Span {
     /// Byte offset just past its end.
     #[serde(default)]
     pub byte_end: Option<usize>,
+    /// Where the package's own code invokes the macro whose expansion the span is in, when the
+    /// span itself is in another crate's file (`array![..]` expanding to ndarray's code):
+    /// The innermost such call.
+    #[serde(default)]
+    pub call_site: Option<Box<Span>>,
 }
 
 impl Span {
@@ -342,7 +347,21 @@ impl Span {
             macro_name: span.expansion.as_ref().map(|e| e.macro_decl_name.clone()),
             byte_start: usize::try_from(span.byte_start).ok(),
             byte_end: usize::try_from(span.byte_end).ok(),
+            call_site: Self::call_site(span),
         }
+    }
+
+    /// The innermost macro call of the chain of expansions `span` is in whose file is the
+    /// package's own (a relative path): `array![..]`, not the attribute macro around its item.
+    fn call_site(span: &DiagnosticSpan) -> Option<Box<Span>> {
+        let mut at = span.expansion.as_deref();
+        while let Some(e) = at {
+            if !std::path::Path::new(&e.span.file_name).is_absolute() {
+                return Some(Box::new(Span { call_site: None, ..Span::from_cargo(&e.span) }));
+            }
+            at = e.span.expansion.as_deref();
+        }
+        None
     }
 
     /// `file:line:column`.

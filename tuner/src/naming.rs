@@ -548,6 +548,7 @@ mod tests {
             primary: true,
             label: None,
             macro_name: None,
+            call_site: None,
             byte_start: None,
             byte_end: None,
         };

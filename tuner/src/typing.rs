@@ -555,6 +555,7 @@ mod tests {
                 primary: true,
                 label: None,
                 macro_name: None,
+                call_site: None,
             }],
             children: Vec::new(),
         }

@@ -241,7 +241,10 @@ pub fn read_errors(
 ) -> Reading {
     let mut reading = Reading::default();
     for e in errors {
-        let Some(span) = e.primary() else {
+        // An error in another crate's code that a macro the crate calls expanded to
+        // (`array![[1.0, 2.0]]`): read at the call.
+        let site = e.primary().and_then(|s| s.call_site.as_deref()).filter(|_| e.primary().is_some_and(|s| !files.contains_key(&s.file)));
+        let Some(span) = site.or(e.primary()) else {
             if e.level == "error" && e.code.is_some() {
                 reading.stuck.push(Stuck { place: "(no place)".into(), message: e.to_string(), advice: ADVICE.into() });
             }

@@ -190,3 +190,11 @@ fn a_generic_conversion_from_f64_is_given_the_primitive() {
     assert_eq!(conversion_args(text, (path, path + "T::try_from".len())), [(k, k + 1)]);
     assert_eq!(conversion_args(text, (0, 2)), []);
 }
+
+#[test]
+fn types_rustc_shortened_or_left_open_have_the_shape_they_show() {
+    assert!(float_shaped("ArrayBase<OwnedRepr<Stochastic<f64>>, _>", "ArrayBase<OwnedRepr<{float}>, Dim<[usize; 2]>>"));
+    assert!(float_shaped("ArrayBase<OwnedRepr<Stochastic<f64>>, _>", "ArrayBase<OwnedRepr<{float}>, ...>"));
+    assert!(!float_shaped("ArrayBase<OwnedRepr<Stochastic<f64>>, _>", "Vec<{float}>"));
+    assert!(!float_shaped("Foo<_>", "Foo<usize>"));
+}

@@ -12,7 +12,46 @@ pub(super) fn float_shaped(expected: &str, found: &str) -> bool {
         return false;
     }
     let (x, y) = (normalize(expected), normalize(found));
-    x == y || (x.starts_with('&') && y.starts_with('&') && sliced(&x) == sliced(&y))
+    x == y || (x.starts_with('&') && y.starts_with('&') && sliced(&x) == sliced(&y)) || (split_words(&x).iter().any(|w| w == "F") && same_shape(&x, &y))
+}
+
+/// Whether two normalized types have one shape, where rustc left a part out on either side
+/// (`_` for what it did not infer, `...` for what it shortened: `ArrayBase<OwnedRepr<F>, _>`
+/// and `ArrayBase<OwnedRepr<F>, Dim<[usize; 2]>>`).
+fn same_shape(x: &str, y: &str) -> bool {
+    let hole = |t: &str| t == "_" || t == "..";
+    if x == y || hole(x) || hole(y) {
+        return true;
+    }
+    match (split_generic(x), split_generic(y)) {
+        (Some((hx, ax)), Some((hy, ay))) => hx == hy && ax.len() == ay.len() && ax.iter().zip(&ay).all(|(a, b)| same_shape(a, b)),
+        _ => false,
+    }
+}
+
+/// `Name<A, B>` as `("Name", ["A", "B"])` (top-level arguments; `...` read as one argument).
+fn split_generic(t: &str) -> Option<(&str, Vec<&str>)> {
+    let open = t.find('<')?;
+    let inner = t.get(open + 1..t.len().checked_sub(1)?)?;
+    if !t.ends_with('>') {
+        return None;
+    }
+    let mut args = Vec::new();
+    let (mut depth, mut start) = (0i32, 0);
+    for (i, c) in inner.char_indices() {
+        match c {
+            '<' | '[' | '(' => depth += 1,
+            '>' | ']' | ')' => depth -= 1,
+            ',' if depth == 0 => {
+                args.push(inner[start..i].trim().trim_matches('.'));
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    args.push(inner[start..].trim());
+    let args = args.into_iter().map(|a| if a.is_empty() || a.chars().all(|c| c == '.') { ".." } else { a }).collect();
+    Some((&t[..open], args))
 }
 
 /// `[E]` or `[E; N]`: the element, and the length where there is one.
