@@ -72,6 +72,11 @@ pub struct Couplings {
     /// Errors that say nothing about knobs: a probe limitation (a trait the probe type lacks) or an
     /// error of the crate itself. The search may then meet a configuration that does not build.
     pub unexplained: Vec<Unexplained>,
+    /// A value computed from several knobs meeting a plain float, read from the build being
+    /// read: its widest knob must keep that format, so one of them pinned there is enough; the
+    /// others are pinned only when none is ([`couplings`]).
+    #[serde(skip)]
+    pub(super) mixed_pins: Vec<(Vec<usize>, String, String)>,
 }
 
 impl Couplings {
@@ -121,6 +126,19 @@ pub fn couplings(diagnostics: &[DiagnosticLike], knobs: &[Knob]) -> Couplings {
         }
         if !read_diagnostic(d, &kinds, fixed.get(&d.place()).map(Vec::as_slice), &mut out) {
             out.unexplained.push(Unexplained { place: d.place(), message: d.message.clone(), probes: named_probes(d) });
+        }
+    }
+    // `smooth(s) * bump(s, w)` returned where `f64` is required, `smooth`'s and `bump`'s first
+    // parameters pinned by `s`: the product is `f64` whatever `w` is.
+    // Where none is, a cast among them is held (`(i as f64 + 0.5) * h` given to a `Fn(f64)`:
+    // the cast keeps the value wide, `h` may be lowered); else all of them are.
+    for (ids, place, meets) in std::mem::take(&mut out.mixed_pins) {
+        if ids.iter().any(|k| out.pinned.iter().any(|p| p.knob == *k)) {
+            continue;
+        }
+        let casts: Vec<usize> = ids.iter().copied().filter(|k| kinds.get(k) == Some(&KnobKind::Cast)).collect();
+        for k in if casts.is_empty() { ids } else { casts } {
+            Couplings::pin(&mut out.pinned, k, &place, &meets);
         }
     }
     out
@@ -195,11 +213,12 @@ pub(super) fn read_diagnostic(d: &DiagnosticLike, kinds: &BTreeMap<usize, KnobKi
                 tie(out, q);
                 explained.set(true);
             }
+            Slot::Plain(t) if probe.len() > 1 => {
+                out.mixed_pins.push((probe.clone(), place.clone(), t.clone()));
+                explained.set(true);
+            }
             Slot::Plain(t) => {
-                tie(out, &probe);
-                for &p in &probe {
-                    Couplings::pin(&mut out.pinned, p, &place, t);
-                }
+                Couplings::pin(&mut out.pinned, first, &place, t);
                 explained.set(true);
             }
             Slot::Literal => {

@@ -392,7 +392,7 @@ fn a_pinned_knob_pins_its_unit_and_literals_cap_theirs() {
         pairs: vec![Pair { knobs: (0, 2), place: "p:1".into() }],
         pinned: vec![Pin { knob: 2, place: "p:9".into(), meets: "f64".into() }],
         no_16bit: vec![Pin { knob: 3, place: "p:4".into(), meets: "{float}".into() }],
-        unexplained: Vec::new(),
+        ..Couplings::default()
     };
     let u = units(&knobs(4), &c);
     assert_eq!(u[0].knobs, [0, 2]);
@@ -499,6 +499,14 @@ fn a_value_computed_from_several_knobs_couples_them_all_where_it_meets_a_type() 
     let pinned = couplings(&[diag(&MIXED_COLLECT.replace("fptune::__rt::Probe<f64, fptune::__rt::Id<5>>", "f64"), "src/main.rs", 63)], &knobs(30));
     let held: BTreeSet<usize> = pinned.pinned.iter().map(|p| p.knob).collect();
     assert_eq!(held, BTreeSet::from([2, 3, 9]));
+    // Unless one of them is held there already: the widest keeps the format, the rest are free
+    // (`smooth(s) * bump(s, w)` where `f64` is required and `s` pins both functions' first
+    // parameters: `w` may be lowered).
+    let plain = MIXED_COLLECT.replace("fptune::__rt::Probe<f64, fptune::__rt::Id<5>>", "f64");
+    let one = "error[E0308]: mismatched types\n --> src/main.rs:60:14\n   |\n60 |  f(s)\n   |    ^ expected `fptune::__rt::Probe<f64, fptune::__rt::Id<3>>`, found `f64`\n";
+    let c = couplings(&[diag(&plain, "src/main.rs", 63), diag(one, "src/main.rs", 60)], &knobs(30));
+    let held: BTreeSet<usize> = c.pinned.iter().map(|p| p.knob).collect();
+    assert_eq!(held, BTreeSet::from([3]), "{c:?}");
 }
 
 #[test]
