@@ -41,6 +41,19 @@ impl<K: Ids, L: Ids> Ids for (K, L) {}
 
 impl<F: Format, K: Ids> Scalar for Probe<F, K> {}
 
+// A literal as a probe's element (`(w + w_next) * 0.5` of nalgebra vectors of probes, the
+// dispatch's `ElemMulLit`): of the probe's type, as natively the literal takes the element's.
+impl<F: Format, K: Ids> FromLit for Probe<F, K> {
+    #[inline(always)]
+    fn from_lit(lit: Lit) -> Self {
+        Probe::new(lit.to())
+    }
+}
+
+impl<F: Format, K: Ids> LitLike for Probe<F, K> {
+    type Value = Self;
+}
+
 operand!([F: Format, K: Ids] Probe<F, K>);
 
 // Arithmetic between two probes of different types names both: natively the result has the wider
