@@ -10,7 +10,7 @@ use super::find::{
     array_literals, call_at, cast_at, const_keyword_around, expression_at, find_expr, float_literal_at, float_path_at, float_path_before,
     float_path_callee, in_constant, in_macro_tokens, lent_referent, literals_in_text, receiver_of, widest_at,
 };
-use super::types::{dynamic, float_shaped, lent_as, qualified, slice_element, stochastic};
+use super::types::{dynamic, float_shaped, lent_as, qualified, slice_element, split_words, stochastic};
 use super::{rendered, Built, Fix, Heal};
 
 
@@ -180,6 +180,13 @@ pub(super) fn heals_for(e: &Diagnostic, name: &str, file: &Built<'_>, (a, b): (u
                 // `f64::from_bits(..)`, mapped to the stochastic type, which has no such function.
                 return float_path_before(base, range).map(|r| vec![make(r, Fix::KeepPrimitive(base[r.0..r.1].to_string()))]).unwrap_or_default();
             }
+            if let Some(left_native) = native_operand(&e.message) {
+                // `I * z` with `const I: Complex<f64>` kept primitive (no knob) and `z` stochastic:
+                // the primitive operand is made stochastic, an exact value.
+                return operands_at(base, range)
+                    .map(|(l, r)| vec![make(if left_native { l } else { r }, Fix::ToStochastic)])
+                    .unwrap_or_default();
+            }
             Vec::new()
         }
         // `f64::consts::PI` in a macro made `Sf64::consts`: the path stays primitive.
@@ -200,6 +207,45 @@ pub(super) fn heals_for(e: &Diagnostic, name: &str, file: &Built<'_>, (a, b): (u
         }
         _ => Vec::new(),
     }
+}
+
+/// The dispatch of an operator between a primitive float container and a stochastic value
+/// ("the method `__fp_mul` exists for reference `&&Pair<Complex<f64>, Stochastic<f64>>`, but its
+/// trait bounds were not satisfied"): `Some(true)` when the left operand is the primitive one.
+pub(super) fn native_operand(message: &str) -> Option<bool> {
+    let rest = message.strip_prefix("the method `__fp_")?;
+    let pair = &rest[rest.find("Pair<")? + "Pair<".len()..];
+    let mut depth = 0i32;
+    let mut split = None;
+    let mut end = pair.len();
+    for (i, c) in pair.char_indices() {
+        match c {
+            '<' | '(' | '[' => depth += 1,
+            '>' | ')' | ']' if depth == 0 => {
+                end = i;
+                break;
+            }
+            '>' | ')' | ']' => depth -= 1,
+            ',' if depth == 0 => split = Some(i),
+            _ => {}
+        }
+    }
+    let split = split?;
+    let (a, b) = (pair[..split].trim(), pair[split + 1..end].trim());
+    let primitive = |t: &str| !stochastic(t) && !dynamic(t) && split_words(t).iter().any(|w| w == "f64" || w == "f32");
+    match (primitive(a) && stochastic(b), stochastic(a) && primitive(b)) {
+        (true, _) => Some(true),
+        (_, true) => Some(false),
+        _ => None,
+    }
+}
+
+/// The operands of the binary operator whose token `range` names.
+fn operands_at(text: &str, range: (usize, usize)) -> Option<((usize, usize), (usize, usize))> {
+    find_expr(text, range, |e, at| match e {
+        syn::Expr::Binary(b) if at(b.op.span()) == Some(range) => Some((at(b.left.span())?, at(b.right.span())?)),
+        _ => None,
+    })
 }
 
 /// Whether a trait error says a type does not convert from a stochastic value: "the trait bound

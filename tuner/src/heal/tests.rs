@@ -1,7 +1,7 @@
 //! Unit tests of the heals: finding the expression an error names, and the heals written there.
 
 use super::find::{balanced, cast_at, in_constant, literals_in_text, receiver_of, widest_at};
-use super::rules::{conversion_args, elaborated_literal_ident, from_stochastic, literal_argument_receiver};
+use super::rules::{conversion_args, elaborated_literal_ident, from_stochastic, literal_argument_receiver, native_operand};
 use super::types::{dynamic, lent_as, qualified, slice_element};
 use super::*;
 use crate::splice::splice;
@@ -197,4 +197,14 @@ fn types_rustc_shortened_or_left_open_have_the_shape_they_show() {
     assert!(float_shaped("ArrayBase<OwnedRepr<Stochastic<f64>>, _>", "ArrayBase<OwnedRepr<{float}>, ...>"));
     assert!(!float_shaped("ArrayBase<OwnedRepr<Stochastic<f64>>, _>", "Vec<{float}>"));
     assert!(!float_shaped("Foo<_>", "Foo<usize>"));
+}
+
+#[test]
+fn a_primitive_operand_beside_a_stochastic_one_is_named() {
+    let m = "the method `__fp_mul` exists for reference `&&fptune::__rt::Pair<Complex<f64>, Stochastic<f64>>`, but its trait bounds were not satisfied";
+    assert_eq!(native_operand(m), Some(true));
+    let m = "the method `__fp_add` exists for reference `&&&Pair<&Matrix<Stochastic<f32>, Const<3>, Const<1>>, Matrix<f64, Const<3>, Const<1>>>`, but its trait bounds were not satisfied";
+    assert_eq!(native_operand(m), Some(false));
+    let m = "the method `__fp_mul` exists for reference `&&&Pair<&Matrix<Knob<f64, 0>, Dyn, Const<1>>, DynStochastic>`, but its trait bounds were not satisfied";
+    assert_eq!(native_operand(m), None);
 }
