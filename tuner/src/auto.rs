@@ -211,22 +211,21 @@ impl Marker<'_> {
     fn instantiations(&mut self, args: &syn::AngleBracketedGenericArguments) {
         for a in &args.args {
             let syn::GenericArgument::Type(t) = a else { continue };
-            if !self.knob_type(t) || fptune_syntax::knob_type_marker(t).is_some() {
-                continue;
-            }
-            let (s, e) = (t.span().start(), t.span().end());
-            if let (Some(a), Some(b)) = (splice::offset(self.text, s.line, s.column), splice::offset(self.text, e.line, e.column)) {
-                self.edits.push(Edit::insert(a, "::fptune::knob!("));
-                self.edits.push(Edit::insert(b, ")"));
+            if self.knob_type(t) && fptune_syntax::knob_type_marker(t).is_none() {
+                self.knob_marker(t);
             }
         }
     }
 
     /// The float type of a cast (`n as f64`) marked a knob: written `::fptune::knob!(f64)`.
     fn cast(&mut self, ty: &syn::Type) {
-        if !matches!(ty, syn::Type::Path(_)) || !self.knob_type(ty) {
-            return;
+        if matches!(ty, syn::Type::Path(_)) && self.knob_type(ty) {
+            self.knob_marker(ty);
         }
+    }
+
+    /// `ty` written `::fptune::knob!(ty)`.
+    fn knob_marker(&mut self, ty: &syn::Type) {
         let (s, e) = (ty.span().start(), ty.span().end());
         if let (Some(a), Some(b)) = (splice::offset(self.text, s.line, s.column), splice::offset(self.text, e.line, e.column)) {
             self.edits.push(Edit::insert(a, "::fptune::knob!("));
