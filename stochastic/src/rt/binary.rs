@@ -557,6 +557,18 @@ compound!(mul_assign, Arith, fp_mul, MulAssign, mul_assign);
 compound!(div_assign, Arith, fp_div, DivAssign, div_assign);
 compound!(rem_assign, ArithRem, fp_rem, RemAssign, rem_assign);
 
+/// The comparison methods of one dispatch level: `$operands` (of the receiver `$s`) gives the two
+/// values compared, each method compares them with its operator.
+macro_rules! compared {
+    ($s:ident => |$a:ident, $b:ident| $operands:expr; $($m:ident $op:tt),*) => {$(
+        #[inline(always)]
+        fn $m(&$s) -> bool {
+            let ($a, $b) = $operands;
+            $a $op $b
+        }
+    )*};
+}
+
 /// Float comparisons in the common format (stochastic ones as CADNA's relational operators).
 pub trait FloatCmp {
     /// `a == b`
@@ -587,30 +599,7 @@ where
     fn __fp_ne(&self) -> bool {
         !self.__fp_eq()
     }
-    #[inline(always)]
-    fn __fp_lt(&self) -> bool {
-        let (a, b) = self.take();
-        let (a, b) = A::join(*a, *b);
-        a < b
-    }
-    #[inline(always)]
-    fn __fp_le(&self) -> bool {
-        let (a, b) = self.take();
-        let (a, b) = A::join(*a, *b);
-        a <= b
-    }
-    #[inline(always)]
-    fn __fp_gt(&self) -> bool {
-        let (a, b) = self.take();
-        let (a, b) = A::join(*a, *b);
-        a > b
-    }
-    #[inline(always)]
-    fn __fp_ge(&self) -> bool {
-        let (a, b) = self.take();
-        let (a, b) = A::join(*a, *b);
-        a >= b
-    }
+    compared!(self => |a, b| { let (a, b) = self.take(); A::join(*a, *b) }; __fp_lt <, __fp_le <=, __fp_gt >, __fp_ge >=);
 }
 
 /// Comparisons of two operands of one native type (see [`Native`]): rustc's own, one level above
@@ -631,36 +620,7 @@ pub trait SameCmp {
 }
 
 impl<T: Native + PartialOrd> SameCmp for &&Pair<&T, &T> {
-    #[inline(always)]
-    fn __fp_eq(&self) -> bool {
-        let (a, b) = self.take();
-        a == b
-    }
-    #[inline(always)]
-    fn __fp_ne(&self) -> bool {
-        let (a, b) = self.take();
-        a != b
-    }
-    #[inline(always)]
-    fn __fp_lt(&self) -> bool {
-        let (a, b) = self.take();
-        a < b
-    }
-    #[inline(always)]
-    fn __fp_le(&self) -> bool {
-        let (a, b) = self.take();
-        a <= b
-    }
-    #[inline(always)]
-    fn __fp_gt(&self) -> bool {
-        let (a, b) = self.take();
-        a > b
-    }
-    #[inline(always)]
-    fn __fp_ge(&self) -> bool {
-        let (a, b) = self.take();
-        a >= b
-    }
+    compared!(self => |a, b| self.take(); __fp_eq ==, __fp_ne !=, __fp_lt <, __fp_le <=, __fp_gt >, __fp_ge >=);
 }
 
 /// Equality of any other operands: `PartialEq`.
@@ -697,24 +657,5 @@ pub trait StdOrd {
 }
 
 impl<A: PartialOrd<B> + ?Sized, B: ?Sized> StdOrd for Pair<&A, &B> {
-    #[inline(always)]
-    fn __fp_lt(&self) -> bool {
-        let (a, b) = self.take();
-        a < b
-    }
-    #[inline(always)]
-    fn __fp_le(&self) -> bool {
-        let (a, b) = self.take();
-        a <= b
-    }
-    #[inline(always)]
-    fn __fp_gt(&self) -> bool {
-        let (a, b) = self.take();
-        a > b
-    }
-    #[inline(always)]
-    fn __fp_ge(&self) -> bool {
-        let (a, b) = self.take();
-        a >= b
-    }
+    compared!(self => |a, b| self.take(); __fp_lt <, __fp_le <=, __fp_gt >, __fp_ge >=);
 }
