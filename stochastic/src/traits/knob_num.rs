@@ -17,7 +17,7 @@ use std::num::FpCategory;
 
 use num_traits::{Bounded, Float, FloatConst, FromPrimitive, Num, NumCast, One, Signed, ToPrimitive, Zero};
 
-use crate::knob::{DynFloat, FloatFormat, Knob, Tag};
+use crate::knob::{DynFloat, Knob, Tag};
 
 impl<F: Tag, const K: u32, V: DynFloat> Knob<F, K, V> {
     /// `x` rounded to nearest into the unit's format (an exact value).
@@ -30,12 +30,6 @@ impl<F: Tag, const K: u32, V: DynFloat> Knob<F, K, V> {
     #[inline]
     fn to_f64_value(self) -> f64 {
         self.get().store_native::<f64>()
-    }
-
-    /// The unit's format in this run.
-    #[inline]
-    fn format_now() -> FloatFormat {
-        Self::unit_format()
     }
 }
 
@@ -111,11 +105,11 @@ impl<F: Tag, const K: u32, V: DynFloat> FromPrimitive for Knob<F, K, V> {
 impl<F: Tag, const K: u32, V: DynFloat> Bounded for Knob<F, K, V> {
     #[inline]
     fn min_value() -> Self {
-        Self::nearest(-Self::format_now().spec().max())
+        Self::nearest(-Self::unit_format().spec().max())
     }
     #[inline]
     fn max_value() -> Self {
-        Self::nearest(Self::format_now().spec().max())
+        Self::nearest(Self::unit_format().spec().max())
     }
 }
 
@@ -191,11 +185,11 @@ impl<F: Tag, const K: u32, V: DynFloat> Float for Knob<F, K, V> {
     }
     #[inline]
     fn min_positive_value() -> Self {
-        Self::nearest(Self::format_now().spec().min_normal())
+        Self::nearest(Self::unit_format().spec().min_normal())
     }
     #[inline]
     fn epsilon() -> Self {
-        Self::nearest(crate::round::pow2(-(Self::format_now().spec().man_bits as i32)))
+        Self::nearest(crate::round::pow2(-(Self::unit_format().spec().man_bits as i32)))
     }
     #[inline]
     fn max_value() -> Self {
@@ -216,7 +210,7 @@ impl<F: Tag, const K: u32, V: DynFloat> Float for Knob<F, K, V> {
             FpCategory::Infinite
         } else if a == 0.0 {
             FpCategory::Zero
-        } else if a < Self::format_now().spec().min_normal() {
+        } else if a < Self::unit_format().spec().min_normal() {
             FpCategory::Subnormal
         } else {
             FpCategory::Normal
