@@ -473,6 +473,15 @@ pub struct BuildResult {
 }
 
 impl BuildResult {
+    /// Why the build failed outside the code, where it did: the linker failed or was killed, a
+    /// compiler process was killed (out of memory), the disk is full. Such a failure says
+    /// nothing about the sources; [`build`] tries once more before it reports it.
+    pub fn outside_the_code(&self) -> Option<String> {
+        const SIGNS: [&str; 5] = ["linking with `", "could not exec the linker", "No space left on device", "(signal: 9", "SIGKILL"];
+        let texts = self.errors.iter().map(|e| e.message.as_str()).chain(self.stderr.lines());
+        texts.filter(|t| SIGNS.iter().any(|s| t.contains(s))).map(str::to_string).next()
+    }
+
     /// One line saying why the build failed: the first rustc error with its place, else the
     /// first `error` line cargo printed, else how cargo ended.
     pub fn first_error(&self) -> String {
@@ -594,7 +603,26 @@ pub fn build(opts: &BuildOptions, log: &Path) -> Result<BuildResult> {
     for (key, value) in &opts.env {
         command = command.env(key, value);
     }
-    let run = process::run(&command, opts.timeout, log)?;
+    let first = build_once(opts, &command, log)?;
+    match first.outside_the_code() {
+        Some(why) if !first.success => {
+            // A linker killed for memory, a full disk: tried again once, after a pause, and
+            // reported as what it is if it fails again (docs/conversion.md, "Failures outside the code").
+            log_line(log, &format!("# the build failed outside the code ({why}): tried once more"))?;
+            std::thread::sleep(Duration::from_secs(2));
+            build_once(opts, &command, log)
+        }
+        _ => Ok(first),
+    }
+}
+
+fn log_line(log: &Path, line: &str) -> Result<()> {
+    let mut file = OpenOptions::new().append(true).create(true).open(log).with_context(|| format!("could not open the log {}", log.display()))?;
+    writeln!(file, "{line}").with_context(|| format!("could not write to the log {}", log.display()))
+}
+
+fn build_once(opts: &BuildOptions, command: &process::Command, log: &Path) -> Result<BuildResult> {
+    let run = process::run(command, opts.timeout, log)?;
     let messages = parse_messages(&run.stdout, opts);
     if !messages.rendered.is_empty() {
         let mut file = OpenOptions::new()
@@ -641,6 +669,25 @@ mod tests {
 
     fn argv(opts: &BuildOptions) -> String {
         cargo_argv(opts).join(" ")
+    }
+
+    #[test]
+    fn a_linker_or_memory_failure_is_told_apart_from_an_error_in_the_code() {
+        let failed = |message: &str, stderr: &str| BuildResult {
+            success: false,
+            status: process::Status::Exited(101),
+            executable: None,
+            artifacts: vec![],
+            errors: vec![Diagnostic { level: "error".into(), message: message.into(), code: None, rendered: None, spans: vec![], children: vec![] }],
+            warnings: 0,
+            lints: vec![],
+            stderr: stderr.into(),
+            elapsed: Duration::ZERO,
+        };
+        assert_eq!(failed("linking with `cc` failed: exit status: 1", "").outside_the_code().as_deref(), Some("linking with `cc` failed: exit status: 1"));
+        let killed = "error: could not compile `nalgebra` (lib)\n\nCaused by:\n  process didn't exit successfully: `rustc ...` (signal: 9, SIGKILL: kill)";
+        assert!(failed("", killed).outside_the_code().expect("killed").contains("signal: 9"));
+        assert_eq!(failed("mismatched types", "error: could not compile `x`").outside_the_code(), None);
     }
 
     #[test]

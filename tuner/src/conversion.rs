@@ -175,11 +175,14 @@ pub fn heal(
         healed.stuck = reading.stuck;
         if reading.heals.is_empty() || healed.rounds >= MAX_ROUNDS {
             if healed.stuck.is_empty() {
-                healed.stuck.push(Stuck {
-                    place: "(the build)".into(),
-                    message: built.first_error(),
-                    advice: format!("fptune's stochastic build still does not compile after {MAX_ROUNDS} rounds of conversions"),
-                });
+                let advice = if let Some(why) = built.outside_the_code() {
+                    format!("the build failed outside the code, twice ({why}): free memory or disk space and run fptune again")
+                } else if reading.heals.is_empty() {
+                    "rustc's error names no place fptune converted: please report it with the log".to_string()
+                } else {
+                    format!("fptune's stochastic build still does not compile after {MAX_ROUNDS} rounds of conversions")
+                };
+                healed.stuck.push(Stuck { place: "(the build)".into(), message: built.first_error(), advice });
             }
             return Ok(healed);
         }
