@@ -9,8 +9,9 @@ use std::sync::{Mutex, MutexGuard, PoisonError};
 use approx::{AbsDiffEq, RelativeEq, UlpsEq};
 use fptune::stochastic::{self, Instability};
 use fptune::{Sf32, Sf64};
+use nalgebra_0_33 as nalgebra;
 use nalgebra::{Matrix3, Vector3};
-use simba::scalar::{ComplexField, RealField};
+use simba_0_9::scalar::{ComplexField, RealField};
 
 /// Tests that read the instability counts (which all threads add to) run one at a time.
 static SERIAL: Mutex<()> = Mutex::new(());

@@ -43,33 +43,40 @@ pub struct Workspace {
     pub trait_crate_warnings: Vec<String>,
 }
 
-/// The crates whose traits the runtime implements behind a feature of the same name, and the
-/// version it implements them for (the runtime's own dependency on each).
-const TRAIT_CRATES: [(&str, &str); 8] = [
-    ("num-traits", "0.2"),
-    ("simba", "0.9"),
-    ("approx", "0.5"),
-    ("nalgebra", "0.33"),
-    ("ndarray", "0.16"),
-    ("num-complex", "0.4"),
-    ("rand", "0.8"),
-    ("serde", "1"),
+/// The crates whose traits the runtime implements behind a feature, and the major versions it
+/// implements them for (its own dependencies on each): the feature is the crate's name where one
+/// version is implemented, `name-version` where several are (`stochastic/Cargo.toml`).
+const TRAIT_CRATES: [(&str, &[&str]); 8] = [
+    ("num-traits", &["0.2"]),
+    ("simba", &["0.9", "0.10"]),
+    ("approx", &["0.5"]),
+    ("nalgebra", &["0.33", "0.34", "0.35"]),
+    ("ndarray", &["0.15", "0.16", "0.17"]),
+    ("num-complex", &["0.4"]),
+    ("rand", &["0.8", "0.9", "0.10"]),
+    ("serde", &["1"]),
 ];
 
 /// The runtime's features that implement the traits of crates a package uses, given the packages
-/// (name, version) in its lock file; and, for a crate it uses only at another version (whose
-/// types the runtime's impls do not reach), a warning that says so.
+/// (name, version) in its lock file (every version it holds of a crate: its own and its
+/// dependencies'); and, for a crate it uses only at versions whose types the runtime's impls do
+/// not reach, a warning that says so.
 pub fn runtime_features(locked: &[(String, String)]) -> (Vec<String>, Vec<String>) {
     let (mut features, mut warnings) = (Vec::new(), Vec::new());
     for (name, supported) in TRAIT_CRATES {
         let versions: Vec<&str> = locked.iter().filter(|(n, _)| n == name).map(|(_, v)| v.as_str()).collect();
-        if versions.iter().any(|v| *v == supported || v.starts_with(&format!("{supported}."))) {
-            features.push(name.to_string());
-        } else if let Some(v) = versions.first() {
+        let of_line = |line: &str| versions.iter().any(|v| *v == line || v.starts_with(&format!("{line}.")));
+        let lines: Vec<&str> = supported.iter().copied().filter(|l| of_line(l)).collect();
+        for line in &lines {
+            features.push(if supported.len() == 1 { name.to_string() } else { format!("{name}-{line}") });
+        }
+        if let (true, Some(v)) = (lines.is_empty(), versions.first()) {
+            let known = supported.join(", ");
             warnings.push(format!(
-                "the crate uses {name} {v}, and fptune's runtime implements {name} {supported}'s traits, not \
+                "the crate uses {name} {v}, and fptune's runtime implements the traits of {name} {known}, not \
                  {v}'s: fptune's floats cannot meet {name} {v}'s types and traits, so what meets them stays f64 \
-                 (with {name} {supported}, it is tuned too)"
+                 (with {name} {}, it is tuned too)",
+                supported[supported.len() - 1]
             ));
         }
     }
@@ -307,12 +314,37 @@ mod tests {
     #[test]
     fn runtime_features_follow_the_versions_the_runtime_implements_and_say_the_others() {
         let p = |n: &str, v: &str| (n.to_string(), v.to_string());
-        let (features, warnings) = runtime_features(&[p("nalgebra", "0.33.3"), p("simba", "0.9.1"), p("num-traits", "0.2.19"), p("ndarray", "0.15.6"), p("rand", "0.8.5"), p("serde", "1.0.219")]);
-        assert_eq!(features, ["num-traits", "simba", "nalgebra", "rand", "serde"]);
+        let (features, warnings) = runtime_features(&[
+            p("nalgebra", "0.35.0"),
+            p("simba", "0.10.2"),
+            p("num-traits", "0.2.19"),
+            p("ndarray", "0.14.0"),
+            p("rand", "0.8.5"),
+            p("rand", "0.10.4"),
+            p("serde", "1.0.219"),
+        ]);
+        assert_eq!(features, ["num-traits", "simba-0.10", "nalgebra-0.35", "rand-0.8", "rand-0.10", "serde"]);
         assert_eq!(warnings.len(), 1, "{warnings:?}");
-        assert!(warnings[0].contains("ndarray 0.15.6") && warnings[0].contains("ndarray 0.16"), "{warnings:?}");
-        // A manifest's requirement, `0.33` from `^0.33`, is a version of the line.
-        assert_eq!(runtime_features(&[p("nalgebra", "0.33")]).0, ["nalgebra"]);
+        assert!(warnings[0].contains("ndarray 0.14.0") && warnings[0].contains("ndarray 0.15, 0.16, 0.17"), "{warnings:?}");
+        // A manifest's requirement, `0.33` from `^0.33`, is a version of the line; 0.3 is not 0.33.
+        assert_eq!(runtime_features(&[p("nalgebra", "0.33")]).0, ["nalgebra-0.33"]);
+        assert!(runtime_features(&[p("rand", "0.3.1")]).0.is_empty());
+    }
+
+    /// Every feature the tuner turns on is one the runtime declares.
+    #[test]
+    fn the_runtime_declares_every_feature_the_tuner_turns_on() {
+        let manifest = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../stochastic/Cargo.toml")).expect("runtime manifest");
+        let table: toml_edit::DocumentMut = manifest.parse().expect("TOML");
+        let declared = table["features"].as_table().expect("[features]");
+        for (name, lines) in TRAIT_CRATES {
+            for line in lines {
+                let locked = [(name.to_string(), format!("{line}.0"))];
+                for feature in runtime_features(&locked).0 {
+                    assert!(declared.contains_key(&feature), "{feature} is not a feature of the runtime");
+                }
+            }
+        }
     }
 
     #[test]

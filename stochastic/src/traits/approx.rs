@@ -9,7 +9,7 @@
 use ::approx::{AbsDiffEq, RelativeEq, UlpsEq};
 use num_traits::Float;
 
-use super::consts;
+use crate::traits::consts;
 
 use crate::format::Format;
 use crate::value::Stochastic;

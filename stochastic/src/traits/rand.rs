@@ -1,33 +1,33 @@
-//! rand 0.8's sampling traits for stochastic values: `rng.gen::<Sf64>()` (`Standard`) and
-//! `rng.gen_range(a..b)` (`SampleUniform`), so that seeded randomness runs under DSA.
-//!
-//! A drawn number is data, not the result of an operation: it is drawn exactly as the native
-//! program draws a number of the value's format (the same calls on the generator, so the same
-//! stream: a `Stochastic<f32>` consumes what an `f32` does), and becomes an exactly known value
-//! (three equal samples). The bounds of a range are the means of their samples. A format rand
-//! draws no number of (binary16, bfloat16) gets no impl: its knob stays at 32 bits, which the
-//! tuner's 16-bit trial build finds (`tuner/src/probe/mod.rs`).
-//!
-//! The single build's knobs ([`Knob`]) draw by their unit's format in the run: an `f64` or an
-//! `f32` as the native program of that configuration does; a 16-bit unit (which the search gives
-//! such a knob only if the probe let it) an `f32`, rounded to nearest.
+// rand 0.9's and 0.10's sampling traits for stochastic values (one instance per version,
+// `super::rand` being that version: `mod.rs`): `rng.random::<Sf64>()` (`StandardUniform`) and
+// `rng.random_range(a..b)` (`SampleUniform`), so that seeded randomness runs under DSA. The two
+// versions share these traits' shapes (a sampler is made fallibly); rand 0.8's, whose samplers
+// are made infallibly, are in `rand_0_8.rs`, on the same rules:
+//
+// A drawn number is data, not the result of an operation: it is drawn exactly as the native
+// program draws a number of the value's format (the same calls on the generator, so the same
+// stream), and becomes an exactly known value (three equal samples). The bounds of a range are
+// the means of their samples. A format rand draws no number of (binary16, bfloat16) gets no
+// impl: its knob stays at 32 bits, which the tuner's 16-bit trial build finds. The single
+// build's knobs draw by their unit's format in the run (a 16-bit unit an `f32`, rounded to
+// nearest).
 
-use rand::distributions::uniform::{SampleBorrow, SampleUniform, UniformSampler};
-use rand::distributions::{Distribution, Standard};
-use rand::Rng;
+use self::rand::distr::uniform::{Error, SampleBorrow, SampleUniform, UniformSampler};
+use self::rand::distr::{Distribution, StandardUniform};
+use self::rand::Rng;
 
 use crate::format::Format;
 use crate::heal::ToNative;
 use crate::knob::{DynFloat, FloatFormat, Knob, Tag};
 use crate::value::Stochastic;
 
-impl<F: Format> Distribution<Stochastic<F>> for Standard
+impl<F: Format> Distribution<Stochastic<F>> for StandardUniform
 where
-    Standard: Distribution<F>,
+    StandardUniform: Distribution<F>,
 {
     #[inline]
     fn sample<R: Rng + ?Sized>(&self, rng: &mut R) -> Stochastic<F> {
-        Stochastic::new(<Standard as Distribution<F>>::sample(self, rng))
+        Stochastic::new(<StandardUniform as Distribution<F>>::sample(self, rng))
     }
 }
 
@@ -49,41 +49,41 @@ where
 {
     type X = Stochastic<F>;
 
-    fn new<B1, B2>(low: B1, high: B2) -> Self
+    fn new<B1, B2>(low: B1, high: B2) -> Result<Self, Error>
     where
         B1: SampleBorrow<Self::X> + Sized,
         B2: SampleBorrow<Self::X> + Sized,
     {
-        UniformStochastic(F::Sampler::new(native(&low), native(&high)))
+        F::Sampler::new(native(&low), native(&high)).map(UniformStochastic)
     }
 
-    fn new_inclusive<B1, B2>(low: B1, high: B2) -> Self
+    fn new_inclusive<B1, B2>(low: B1, high: B2) -> Result<Self, Error>
     where
         B1: SampleBorrow<Self::X> + Sized,
         B2: SampleBorrow<Self::X> + Sized,
     {
-        UniformStochastic(F::Sampler::new_inclusive(native(&low), native(&high)))
+        F::Sampler::new_inclusive(native(&low), native(&high)).map(UniformStochastic)
     }
 
     fn sample<R: Rng + ?Sized>(&self, rng: &mut R) -> Self::X {
         Stochastic::new(self.0.sample(rng))
     }
 
-    // `gen_range` calls these: the native sampler's own, so that the stream is the native one.
-    fn sample_single<R: Rng + ?Sized, B1, B2>(low: B1, high: B2, rng: &mut R) -> Self::X
+    // `random_range` calls these: the native sampler's own, so that the stream is the native one.
+    fn sample_single<R: Rng + ?Sized, B1, B2>(low: B1, high: B2, rng: &mut R) -> Result<Self::X, Error>
     where
         B1: SampleBorrow<Self::X> + Sized,
         B2: SampleBorrow<Self::X> + Sized,
     {
-        Stochastic::new(F::Sampler::sample_single(native(&low), native(&high), rng))
+        F::Sampler::sample_single(native(&low), native(&high), rng).map(Stochastic::new)
     }
 
-    fn sample_single_inclusive<R: Rng + ?Sized, B1, B2>(low: B1, high: B2, rng: &mut R) -> Self::X
+    fn sample_single_inclusive<R: Rng + ?Sized, B1, B2>(low: B1, high: B2, rng: &mut R) -> Result<Self::X, Error>
     where
         B1: SampleBorrow<Self::X> + Sized,
         B2: SampleBorrow<Self::X> + Sized,
     {
-        Stochastic::new(F::Sampler::sample_single_inclusive(native(&low), native(&high), rng))
+        F::Sampler::sample_single_inclusive(native(&low), native(&high), rng).map(Stochastic::new)
     }
 }
 
@@ -103,11 +103,11 @@ fn narrow<V: DynFloat>(f: FloatFormat, x: f32) -> V {
     }
 }
 
-impl<F: Tag, const K: u32, V: DynFloat> Distribution<Knob<F, K, V>> for Standard {
+impl<F: Tag, const K: u32, V: DynFloat> Distribution<Knob<F, K, V>> for StandardUniform {
     fn sample<R: Rng + ?Sized>(&self, rng: &mut R) -> Knob<F, K, V> {
         Knob::from_dyn(match Knob::<F, K, V>::unit_format() {
-            FloatFormat::F64 => V::exact(rng.gen::<f64>()),
-            f => narrow(f, rng.gen::<f32>()),
+            FloatFormat::F64 => V::exact(<Self as Distribution<f64>>::sample(self, rng)),
+            f => narrow(f, <Self as Distribution<f32>>::sample(self, rng)),
         })
     }
 }
@@ -138,24 +138,24 @@ pub struct KnobSampler<F, const K: u32, V>(UniformKnob, std::marker::PhantomData
 
 impl<F: Tag, const K: u32, V: DynFloat> KnobSampler<F, K, V> {
     /// The sampler of `low..high` (`low..=high` when `inclusive`) in the unit's format.
-    fn uniform<B1, B2>(low: B1, high: B2, inclusive: bool) -> Self
+    fn uniform<B1, B2>(low: B1, high: B2, inclusive: bool) -> Result<Self, Error>
     where
         B1: SampleBorrow<Knob<F, K, V>>,
         B2: SampleBorrow<Knob<F, K, V>>,
     {
         let ((l, h), (l32, h32)) = knob_bounds(&low, &high);
         let u = match (Knob::<F, K, V>::unit_format(), inclusive) {
-            (FloatFormat::F64, false) => UniformKnob::Wide(UniformSampler::new(l, h)),
-            (FloatFormat::F64, true) => UniformKnob::Wide(UniformSampler::new_inclusive(l, h)),
-            (_, false) => UniformKnob::Narrow(UniformSampler::new(l32, h32)),
-            (_, true) => UniformKnob::Narrow(UniformSampler::new_inclusive(l32, h32)),
+            (FloatFormat::F64, false) => UniformKnob::Wide(UniformSampler::new(l, h)?),
+            (FloatFormat::F64, true) => UniformKnob::Wide(UniformSampler::new_inclusive(l, h)?),
+            (_, false) => UniformKnob::Narrow(UniformSampler::new(l32, h32)?),
+            (_, true) => UniformKnob::Narrow(UniformSampler::new_inclusive(l32, h32)?),
         };
-        KnobSampler(u, std::marker::PhantomData)
+        Ok(KnobSampler(u, std::marker::PhantomData))
     }
 
-    /// One draw from `low..high` (`low..=high` when `inclusive`), as `gen_range` makes it: the
-    /// native sampler's `sample_single`, so that the stream is the native one.
-    fn single<R: Rng + ?Sized, B1, B2>(low: B1, high: B2, rng: &mut R, inclusive: bool) -> Knob<F, K, V>
+    /// One draw from `low..high` (`low..=high` when `inclusive`), as `random_range` makes it:
+    /// the native sampler's `sample_single`, so that the stream is the native one.
+    fn single<R: Rng + ?Sized, B1, B2>(low: B1, high: B2, rng: &mut R, inclusive: bool) -> Result<Knob<F, K, V>, Error>
     where
         B1: SampleBorrow<Knob<F, K, V>>,
         B2: SampleBorrow<Knob<F, K, V>>,
@@ -163,19 +163,19 @@ impl<F: Tag, const K: u32, V: DynFloat> KnobSampler<F, K, V> {
         type Wide = <f64 as SampleUniform>::Sampler;
         type Narrow = <f32 as SampleUniform>::Sampler;
         let ((l, h), (l32, h32)) = knob_bounds(&low, &high);
-        Knob::from_dyn(match (Knob::<F, K, V>::unit_format(), inclusive) {
-            (FloatFormat::F64, false) => V::exact(Wide::sample_single(l, h, rng)),
-            (FloatFormat::F64, true) => V::exact(Wide::sample_single_inclusive(l, h, rng)),
-            (f, false) => narrow(f, Narrow::sample_single(l32, h32, rng)),
-            (f, true) => narrow(f, Narrow::sample_single_inclusive(l32, h32, rng)),
-        })
+        Ok(Knob::from_dyn(match (Knob::<F, K, V>::unit_format(), inclusive) {
+            (FloatFormat::F64, false) => V::exact(Wide::sample_single(l, h, rng)?),
+            (FloatFormat::F64, true) => V::exact(Wide::sample_single_inclusive(l, h, rng)?),
+            (f, false) => narrow(f, Narrow::sample_single(l32, h32, rng)?),
+            (f, true) => narrow(f, Narrow::sample_single_inclusive(l32, h32, rng)?),
+        }))
     }
 }
 
 impl<F: Tag, const K: u32, V: DynFloat> UniformSampler for KnobSampler<F, K, V> {
     type X = Knob<F, K, V>;
 
-    fn new<B1, B2>(low: B1, high: B2) -> Self
+    fn new<B1, B2>(low: B1, high: B2) -> Result<Self, Error>
     where
         B1: SampleBorrow<Self::X> + Sized,
         B2: SampleBorrow<Self::X> + Sized,
@@ -183,7 +183,7 @@ impl<F: Tag, const K: u32, V: DynFloat> UniformSampler for KnobSampler<F, K, V> 
         Self::uniform(low, high, false)
     }
 
-    fn new_inclusive<B1, B2>(low: B1, high: B2) -> Self
+    fn new_inclusive<B1, B2>(low: B1, high: B2) -> Result<Self, Error>
     where
         B1: SampleBorrow<Self::X> + Sized,
         B2: SampleBorrow<Self::X> + Sized,
@@ -198,7 +198,7 @@ impl<F: Tag, const K: u32, V: DynFloat> UniformSampler for KnobSampler<F, K, V> 
         })
     }
 
-    fn sample_single<R: Rng + ?Sized, B1, B2>(low: B1, high: B2, rng: &mut R) -> Self::X
+    fn sample_single<R: Rng + ?Sized, B1, B2>(low: B1, high: B2, rng: &mut R) -> Result<Self::X, Error>
     where
         B1: SampleBorrow<Self::X> + Sized,
         B2: SampleBorrow<Self::X> + Sized,
@@ -206,7 +206,7 @@ impl<F: Tag, const K: u32, V: DynFloat> UniformSampler for KnobSampler<F, K, V> 
         Self::single(low, high, rng, false)
     }
 
-    fn sample_single_inclusive<R: Rng + ?Sized, B1, B2>(low: B1, high: B2, rng: &mut R) -> Self::X
+    fn sample_single_inclusive<R: Rng + ?Sized, B1, B2>(low: B1, high: B2, rng: &mut R) -> Result<Self::X, Error>
     where
         B1: SampleBorrow<Self::X> + Sized,
         B2: SampleBorrow<Self::X> + Sized,
@@ -221,46 +221,38 @@ impl<F: Tag, const K: u32, V: DynFloat> SampleUniform for Knob<F, K, V> {
 
 #[cfg(test)]
 mod tests {
-    use rand::rngs::StdRng;
-    use rand::{Rng, SeedableRng};
+    use super::rand::distr::{Distribution, StandardUniform, Uniform};
+    use super::rand::rngs::StdRng;
+    use super::rand::SeedableRng;
 
+    use crate::knob::{DynFloat, DynNative, Knob};
     use crate::value::{Sf32, Sf64};
 
-    /// The stochastic draws are the native ones, number for number, and exact.
+    /// The stochastic draws are the native ones, number for number, and exact; a knob of an
+    /// `f64` unit draws the native `f64` stream.
     #[test]
     fn a_stochastic_draw_is_the_native_draw() {
         let (mut a, mut b) = (StdRng::seed_from_u64(7), StdRng::seed_from_u64(7));
         for _ in 0..100 {
-            let s: Sf64 = a.gen();
-            let n: f64 = b.gen();
+            let s: Sf64 = StandardUniform.sample(&mut a);
+            let n: f64 = StandardUniform.sample(&mut b);
             assert_eq!(s.samples(), [n; 3]);
-            let s: Sf32 = a.gen_range(Sf32::new(-1.0)..Sf32::new(2.5));
-            let n: f32 = b.gen_range(-1.0f32..2.5);
+            let s = Uniform::new(Sf32::new(-1.0), Sf32::new(2.5)).expect("bounds").sample(&mut a);
+            let n = Uniform::new(-1.0f32, 2.5).expect("bounds").sample(&mut b);
             assert_eq!(s.samples(), [n; 3]);
-            let s: Sf64 = a.gen_range(Sf64::new(0.0)..=Sf64::new(1.0));
-            let n: f64 = b.gen_range(0.0..=1.0);
+            let s = Uniform::new_inclusive(Sf64::new(0.0), Sf64::new(1.0)).expect("bounds").sample(&mut a);
+            let n = Uniform::new_inclusive(0.0f64, 1.0).expect("bounds").sample(&mut b);
             assert_eq!(s.samples(), [n; 3]);
         }
-        let u = rand::distributions::Uniform::new(Sf64::new(1.0), Sf64::new(3.0));
-        let v = rand::distributions::Uniform::new(1.0f64, 3.0);
-        for _ in 0..10 {
-            assert_eq!(a.sample(u).samples(), [b.sample(v); 3]);
-        }
-    }
-
-    /// A single-build knob of an `f64` unit draws the native `f64` stream.
-    #[test]
-    fn a_knob_draws_by_its_units_format() {
-        use crate::knob::{DynFloat, DynNative, Knob};
         type K = Knob<f64, 9, DynNative>;
-        let (mut a, mut b) = (StdRng::seed_from_u64(3), StdRng::seed_from_u64(3));
         for _ in 0..20 {
-            let k: K = a.gen();
-            assert_eq!(k.get().store_native::<f64>(), b.gen::<f64>());
-            let lo = K::from_dyn(DynFloat::exact(-2.0f64));
-            let hi = K::from_dyn(DynFloat::exact(0.5f64));
-            let k: K = a.gen_range(lo..hi);
-            assert_eq!(k.get().store_native::<f64>(), b.gen_range(-2.0f64..0.5));
+            let k: K = StandardUniform.sample(&mut a);
+            let n: f64 = StandardUniform.sample(&mut b);
+            assert_eq!(k.get().store_native::<f64>(), n);
+            let (lo, hi) = (K::from_dyn(DynFloat::exact(-2.0f64)), K::from_dyn(DynFloat::exact(0.5f64)));
+            let k: K = Uniform::new(lo, hi).expect("bounds").sample(&mut a);
+            assert_eq!(k.get().store_native::<f64>(), Uniform::new(-2.0f64, 0.5).expect("bounds").sample(&mut b));
         }
+        assert!(Uniform::new(Sf64::new(1.0), Sf64::new(0.0)).is_err(), "an empty range is refused, as natively");
     }
 }

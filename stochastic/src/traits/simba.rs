@@ -1,23 +1,24 @@
-//! simba's scalar traits for stochastic values and the single build's knobs (feature `simba`):
-//! what nalgebra asks of a scalar, so that `nalgebra::Matrix3<Sf64>` solves, factors and inverts
-//! under discrete stochastic arithmetic, and a nalgebra crate has a single build.
-//!
-//! - `ComplexField` and `RealField` (a stochastic value is a real: its real part is itself),
-//!   `Field`, `SimdValue` and `PrimitiveSimdValue` (one lane, as simba treats `f64`), and
-//!   `SubsetOf` between any two stochastic formats (`Stochastic::cast`) and between stochastic
-//!   values and `f32`, `f64` and the integer types (in: rounded to nearest, exact; out: the mean).
-//! - `AbsDiffEq`, `RelativeEq` and `UlpsEq`: approx's tests computed with stochastic operations
-//!   and decided by the stochastic comparisons, so two values whose difference is numerical noise
-//!   are equal, as CADNA's `==` says.
-//! - Decisions nalgebra takes on a value (`try_sqrt` of a negative number, `is_zero` of a
-//!   determinant, the sign in `argument`) are the stochastic comparisons too: on numerical noise
-//!   they count an unstable branching, or find a computed zero, as a CADNA program would.
+// simba's scalar traits for stochastic values and the single build's knobs (features `simba-0.9`,
+// `simba-0.10`: one instance per version, `self::simba` being it, `mod.rs`):
+// what nalgebra asks of a scalar, so that `nalgebra::Matrix3<Sf64>` solves, factors and inverts
+// under discrete stochastic arithmetic, and a nalgebra crate has a single build.
+//
+// - `ComplexField` and `RealField` (a stochastic value is a real: its real part is itself),
+//   `Field`, `SimdValue` and `PrimitiveSimdValue` (one lane, as simba treats `f64`), and
+//   `SubsetOf` between any two stochastic formats (`Stochastic::cast`) and between stochastic
+//   values and `f32`, `f64` and the integer types (in: rounded to nearest, exact; out: the mean).
+// - `AbsDiffEq`, `RelativeEq` and `UlpsEq`: approx's tests computed with stochastic operations
+//   and decided by the stochastic comparisons, so two values whose difference is numerical noise
+//   are equal, as CADNA's `==` says.
+// - Decisions nalgebra takes on a value (`try_sqrt` of a negative number, `is_zero` of a
+//   determinant, the sign in `argument`) are the stochastic comparisons too: on numerical noise
+//   they count an unstable branching, or find a computed zero, as a CADNA program would.
 
-use ::simba::scalar::{ComplexField, Field, RealField, SubsetOf};
-use ::simba::simd::{PrimitiveSimdValue, SimdValue};
+use self::simba::scalar::{ComplexField, Field, RealField, SubsetOf};
+use self::simba::simd::{PrimitiveSimdValue, SimdValue};
 use num_traits::{Bounded, Float, FloatConst, FromPrimitive, NumCast, One, Signed, Zero};
 
-use super::consts;
+use crate::traits::consts;
 use crate::format::Format;
 use crate::knob::{DynFloat, Knob, Tag};
 use crate::rt::{Ids, Probe};

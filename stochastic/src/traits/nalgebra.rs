@@ -1,0 +1,47 @@
+// nalgebra's `Matrix` as a container of fptune's floats (one instance per supported nalgebra
+// version, `super::nalgebra` being that version: `mod.rs`):
+//
+// - [`Elements`]: a literal that meets one takes its element type (`v /= 2.0`);
+// - `Checkable`: a printed one (`println!("{}", m)`) is a checked result, element by element in
+//   iteration order;
+// - the heals' conversions ([`crate::heal`]), element by element: a matrix that enters
+//   stochastic arithmetic from code at `f64`, or leaves it for such code.
+
+use self::nalgebra::{allocator::Allocator, DefaultAllocator, Dim, Matrix, OMatrix, RawStorage, Scalar};
+use crate::check::{Checkable, Record};
+use crate::heal::{ToNative, ToStochastic};
+use crate::rt::{Elements, FromLit};
+
+impl<T: FromLit, R, C, S> Elements for Matrix<T, R, C, S> {
+    type Elem = T;
+}
+
+impl<T: Checkable + Scalar, R: Dim, C: Dim, S: RawStorage<T, R, C>> Checkable for Matrix<T, R, C, S> {
+    fn visit(&self, f: &mut dyn FnMut(Record)) {
+        self.iter().for_each(|x| x.visit(f));
+    }
+}
+
+crate::rt::elem_lit_impls!([T: FromLit, R, C, S] Matrix<T, R, C, S>);
+crate::rt::elem_lit_impls!(['a, T: FromLit, R, C, S] &'a Matrix<T, R, C, S>);
+
+macro_rules! heal {
+    ($Trait:ident, $method:ident) => {
+        impl<T, R, C, S> $Trait for Matrix<T, R, C, S>
+        where
+            T: Scalar + $Trait,
+            T::Out: Scalar,
+            R: Dim,
+            C: Dim,
+            S: RawStorage<T, R, C>,
+            DefaultAllocator: Allocator<R, C>,
+        {
+            type Out = OMatrix<T::Out, R, C>;
+            fn $method(self) -> Self::Out {
+                self.map(|x| x.$method())
+            }
+        }
+    };
+}
+heal!(ToStochastic, to_stochastic);
+heal!(ToNative, to_native);
