@@ -273,7 +273,11 @@ pub(super) fn read_diagnostic(d: &DiagnosticLike, kinds: &BTreeMap<usize, KnobKi
         let probes: Vec<&[usize]> = s.iter().filter_map(|x| if let Slot::Probe(p) = x { Some(p.as_slice()) } else { None }).collect();
         let distinct: BTreeSet<usize> = probes.iter().flat_map(|p| p.iter().copied()).filter(|p| known(p)).collect();
         let all: Vec<usize> = distinct.iter().copied().collect();
-        if probes.len() >= 2 && !distinct.is_empty() {
+        // One probe named twice (ndarray 0.17's `ArrayBase<OwnedRepr<P>, D, P>` names its element
+        // twice) beside a plain float, at an operator: it meets that float, as named once.
+        let one_type = probes.iter().collect::<BTreeSet<_>>().len() == 1;
+        let beside_plain = s.iter().any(|x| matches!(x, Slot::Plain(_) | Slot::Literal)) && operator_headline(&d.message);
+        if probes.len() >= 2 && !distinct.is_empty() && !(one_type && beside_plain) {
             // (Two probes of one unit that rustc still tells apart, a value computed from the
             // unit's knobs of two declared formats: nothing to learn, nothing left to explain.)
             meet(&all, &Slot::Probe(all.clone()), out);

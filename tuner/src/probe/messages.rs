@@ -225,8 +225,9 @@ pub(crate) fn strip_ansi(text: &str) -> std::borrow::Cow<'_, str> {
 
 /// Words of a headline naming an operator between two types ("cannot add `A` to `B`",
 /// "can't compare `A` with `B`") or a collection, sum or product of an iterator's items (a value
-/// of type `Vec<f64>` "cannot be built from an iterator over elements of type `B`"): a knob
-/// meeting a plain float there cannot change type.
+/// of type `Vec<f64>` "cannot be built from an iterator over elements of type `B`"), or the
+/// conversion's own operator dispatch (the method `__fp_add` of a pair of operands whose bounds
+/// do not hold): a knob meeting a plain float there cannot change type.
 pub(super) fn operator_headline(message: &str) -> bool {
     [
         "cannot add",
@@ -239,6 +240,7 @@ pub(super) fn operator_headline(message: &str) -> bool {
         "cannot be built from an iterator",
         "cannot be made by summing",
         "cannot be made by multiplying",
+        "the method `__fp_",
     ]
         .iter()
         .any(|w| message.contains(w))

@@ -573,6 +573,16 @@ fn units_a_32_bit_trial_built_together_are_lowered_together() {
 }
 
 #[test]
+fn a_probe_named_twice_beside_a_plain_float_at_an_operator_is_pinned() {
+    // ndarray 0.17 writes an array's element type twice: `ArrayBase<OwnedRepr<A>, D, A>`.
+    let message = "error[E0599]: the method `__fp_add` exists for reference `&&&fptune::__rt::Pair<&ArrayBase<OwnedRepr<f64>, Dim<[usize; 1]>, f64>, &ArrayBase<OwnedRepr<fptune::__rt::Probe<f64, fptune::__rt::Id<4>>>, Dim<[usize; 1]>, fptune::__rt::Probe<f64, fptune::__rt::Id<4>>>>`, but its trait bounds were not satisfied\n  --> src/main.rs:40:16\n   |\n40 |         u = &u + &(&du * dt);\n   |                ^ method cannot be called due to unsatisfied trait bounds";
+    let mut p = Probing::new(vec![knob(4, "dt", None)]);
+    p.learn(&[diag(message, "src/main.rs", 40)]);
+    let pinned: Vec<usize> = p.couplings().pinned.iter().map(|pin| pin.knob).collect();
+    assert_eq!(pinned, [4], "{:?}", p.couplings());
+}
+
+#[test]
 fn what_a_unit_meets_is_said_in_the_users_words() {
     // Issue 44 item 11: no `__fp_add`, no rustc headline where a type or an operator is known.
     use super::messages::meets_in_user_words;
