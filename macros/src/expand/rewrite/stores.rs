@@ -153,8 +153,8 @@ pub(super) fn generic_result(e: &Expr) -> bool {
 /// `unwrap`-like calls on those): a store put around it would leave rustc nothing to choose the
 /// type from. (`collect()` is stored with the place's shape, `Vec<_>`, which types it.)
 fn context_typed(e: &Expr) -> bool {
-    // rand's `gen()` and `sample(..)` too: their type is the place's.
-    const CHOSEN: [&str; 6] = ["into", "try_into", "parse", "default", "gen", "sample"];
+    // rand's `gen()` (`random()` from rand 0.9) and `sample(..)` too: their type is the place's.
+    const CHOSEN: [&str; 7] = ["into", "try_into", "parse", "default", "gen", "random", "sample"];
     const THROUGH: [&str; 5] = ["unwrap", "expect", "unwrap_or", "unwrap_or_default", "unwrap_or_else"];
     match e {
         Expr::MethodCall(m) if m.turbofish.is_none() && CHOSEN.iter().any(|g| m.method == g) => true,
