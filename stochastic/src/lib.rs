@@ -97,6 +97,16 @@ macro_rules! knob {
     ($t:ty) => { $t };
 }
 
+/// `fptune::typed_by_place!(cfg.get("h"))`: a value whose type the place it goes to gives (a call
+/// generic in its result, `fn get<T: FromStr>(&self, key: &str) -> T`, in `let h: f64 = ..`).
+/// Inside `#[fptune::tune]`, a store around such a value would leave rustc nothing to type it
+/// from (E0283): the macro puts none. fptune writes it where a build asks for an annotation
+/// there (`tuner/src/sources.rs`); it is the value itself.
+#[macro_export]
+macro_rules! typed_by_place {
+    ($e:expr) => { $e };
+}
+
 pub use format::{Format, Promote, Repr};
 pub use fptune_macros::tune;
 #[doc(hidden)]

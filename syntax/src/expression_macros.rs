@@ -3,9 +3,11 @@
 
 /// The macros whose arguments are expressions of the item, rewritten as its code is (the tuner's
 /// elaboration writes literals' types there too): formatting, assertions, `check!`, `vec!`.
-pub const EXPRESSION_MACROS: [&str; 28] = [
+pub const EXPRESSION_MACROS: [&str; 29] = [
     "println", "print", "eprintln", "eprint", "format", "write", "writeln", "panic", "assert", "assert_eq",
     "assert_ne", "debug_assert", "debug_assert_eq", "debug_assert_ne", "check", "vec",
+    // fptune's own: a value whose type its place gives (`stochastic/src/lib.rs`).
+    "typed_by_place",
     // approx's comparisons: `APPROX_MACROS`.
     "relative_eq", "relative_ne", "abs_diff_eq", "abs_diff_ne", "ulps_eq", "ulps_ne", "assert_relative_eq",
     "assert_relative_ne", "assert_abs_diff_eq", "assert_abs_diff_ne", "assert_ulps_eq", "assert_ulps_ne",

@@ -44,6 +44,10 @@ pub enum Written {
     Literal,
     /// A zero-touch marker (`#[fptune::tune]`, `#[tune]`).
     Marker,
+    /// Half of `::fptune::typed_by_place!(e)` around a call whose result type its place gives,
+    /// which fptune's store would leave untyped (written where the elaborated build asks for an
+    /// annotation there: `sources.rs`); written wherever the markers are.
+    PlaceTyped,
     /// The parameter type of a closure given as an argument, written
     /// `: ::fptune::__rt::elaborated!(T)`: `#[fptune::tune]` leaves it to inference as the user
     /// did (the callee's bounds type the closure before its body), so that it follows a lowered

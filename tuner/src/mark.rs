@@ -379,6 +379,7 @@ pub fn marked_texts(sources: &Sources, knobs: &[Knob], keep: &dyn Fn(&str) -> Ke
         for (i, (edit, kind)) in written.iter().enumerate() {
             let kept = match kind {
                 Written::Marker => Some(Edit { text: edit.text.replace("#[fptune::tune(printed)]", "#[fptune::tune]"), ..edit.clone() }),
+                Written::PlaceTyped => Some(edit.clone()),
                 Written::Annotation { .. } if keep == Keep::Bindings || holds_knob(i) => Some(edit.clone()),
                 Written::Alias if holds_knob(i) => Some(edit.clone()),
                 Written::AliasExpr if keep == Keep::Bindings => Some(edit.clone()),

@@ -105,6 +105,7 @@ impl Sources {
             for (i, (edit, kind)) in written.iter().enumerate() {
                 let (ps, pe) = placed.get(i).copied().unwrap_or((0, 0));
                 match kind {
+                    Written::PlaceTyped if auto => edits.push(edit.clone()),
                     Written::Marker if auto => {
                         any_marker = true;
                         edits.push(Edit { text: edit.text.replace("#[fptune::tune(printed)]", "#[fptune::tune]"), ..edit.clone() });
@@ -264,6 +265,22 @@ pub fn prepare(
         if built.success {
             break;
         }
+        // A call generic in its result (`let h: f64 = cfg.get("h")`) typed by its place, which
+        // the macro's store hides: said to the macro, the knobs kept.
+        let wraps = place_typed_calls(&sources, &built);
+        let mut edits = std::mem::take(&mut sources.written);
+        if !wraps.is_empty() {
+            for (file, ranges) in wraps {
+                for (a, b) in ranges {
+                    let list = edits.entry(file.clone()).or_default();
+                    list.push((Edit::insert(a, "::fptune::typed_by_place!("), Written::PlaceTyped));
+                    list.push((Edit::insert(b, ")"), Written::PlaceTyped));
+                }
+            }
+            sources.apply(edits)?;
+            continue;
+        }
+        sources.written = edits;
         let drop = if round < 3 { named_edits(&mut sources, &built) } else { BTreeMap::new() };
         let mut edits = std::mem::take(&mut sources.written);
         if drop.is_empty() {
@@ -291,6 +308,64 @@ pub fn prepare(
         sources.apply(edits)?;
     }
     Ok(sources)
+}
+
+/// The calls rustc cannot type in the elaborated build ("type annotations needed", E0282 or
+/// E0283, at the call's method or function) that the user's build types by their place: each
+/// is the value of a float place fptune's macro stores into, which hides the place's type from
+/// a result generic in it. Per file, the user-text ranges of the calls not wrapped yet.
+fn place_typed_calls(sources: &Sources, built: &cargo::BuildResult) -> BTreeMap<String, Vec<(usize, usize)>> {
+    use syn::spanned::Spanned;
+    use syn::visit::Visit;
+    /// The smallest call or method call whose range holds `at`.
+    struct Smallest<'a> {
+        text: &'a str,
+        at: (usize, usize),
+        found: Option<(usize, usize)>,
+    }
+    impl Smallest<'_> {
+        fn range(&self, e: &syn::Expr) -> Option<(usize, usize)> {
+            let (s, t) = (e.span().start(), e.span().end());
+            Some((splice::offset(self.text, s.line, s.column)?, splice::offset(self.text, t.line, t.column)?))
+        }
+    }
+    impl<'ast> Visit<'ast> for Smallest<'_> {
+        fn visit_expr(&mut self, e: &'ast syn::Expr) {
+            if matches!(e, syn::Expr::Call(_) | syn::Expr::MethodCall(_)) {
+                if let Some((a, b)) = self.range(e) {
+                    if a <= self.at.0 && self.at.1 <= b && self.found.is_none_or(|(fa, fb)| b - a < fb - fa) {
+                        self.found = Some((a, b));
+                    }
+                }
+            }
+            syn::visit::visit_expr(self, e);
+        }
+    }
+    let mut out: BTreeMap<String, Vec<(usize, usize)>> = BTreeMap::new();
+    for e in built.errors.iter().filter(|e| matches!(e.code.as_deref(), Some("E0282" | "E0283"))) {
+        let Some(span) = e.primary() else { continue };
+        let (Some(a), Some(b)) = (span.byte_start, span.byte_end) else { continue };
+        let Some(base) = sources.base.iter().find(|(r, _)| *r == span.file).map(|(_, t)| t.as_str()) else { continue };
+        let Ok(file) = syn::parse_file(base) else { continue };
+        let mut find = Smallest { text: base, at: (a, b), found: None };
+        find.visit_file(&file);
+        let Some((ca, cb)) = find.found else { continue };
+        if base[..ca].trim_end().ends_with("typed_by_place!(") {
+            continue;
+        }
+        let back = |o: usize| match sources.splices.get(&span.file) {
+            Some(s) => s.original(o),
+            None => Some(o),
+        };
+        if let (Some(ua), Some(ub)) = (back(ca), back(cb)) {
+            out.entry(span.file.clone()).or_default().push((ua, ub));
+        }
+    }
+    for ranges in out.values_mut() {
+        ranges.sort_unstable();
+        ranges.dedup();
+    }
+    out
 }
 
 /// The edits of `sources` that `built`'s errors are in, per file (by index in

@@ -1018,6 +1018,22 @@ fn a_value_computed_from_several_knobs_couples_them_where_it_meets_a_type() {
 }
 
 #[test]
+fn a_call_typed_by_its_place_keeps_its_knobs_and_the_applied_crate_runs() {
+    // `let h: f64 = cfg.get("h")`, `get` generic in its result: the elaborated build asked for an
+    // annotation there (E0283) and --auto found "no knobs"; the call is now written
+    // `fptune::typed_by_place!(..)`, in the builds and in the applied code.
+    let (_dir, krate, run, r) = tuned_fixture("eco_place_typed", &["--auto", "--check-printed", "--digits", "3"]);
+    assert_eq!(r["counts"]["compilations_failed"], 0, "{}", r["counts"]);
+    assert_ne!(knob(&r, "h")["found"], "f64", "{}", run.stdout);
+    assert_eq!(r["final_check"]["meets_requirement"], true, "{}", r["final_check"]);
+    let applied = apply_in(&krate);
+    assert!(applied.status.success(), "{}", String::from_utf8_lossy(&applied.stderr));
+    let text = std::fs::read_to_string(krate.join("src/main.rs")).expect("main.rs");
+    assert!(text.contains("::fptune::typed_by_place!(cfg.get(\"h\"))"), "{text}");
+    assert!(cargo_run(&krate).starts_with("x = 1.02"));
+}
+
+#[test]
 fn floats_printed_through_format_strings_are_checked_results() {
     // Issue 44 item 6: `format!` then `join`, the only way the program prints its floats: with
     // `--check-printed` the formatted values are the checked results (it "printed no float"

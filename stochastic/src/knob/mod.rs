@@ -120,6 +120,20 @@ impl<F: Tag, const K: u32, V: DynFloat> Debug for Knob<F, K, V> {
     }
 }
 
+impl<F: Tag, const K: u32, V: DynFloat> std::str::FromStr for Knob<F, K, V> {
+    type Err = std::num::ParseFloatError;
+
+    /// Parses a decimal number as the native program of the run's configuration does: into the
+    /// unit's format, an exact value (a 16-bit unit through `f64`, rounded to nearest).
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Ok(Knob::from_dyn(match Self::unit_format() {
+            FloatFormat::F64 => V::exact(s.parse::<f64>()?),
+            FloatFormat::F32 => V::exact(s.parse::<f32>()?),
+            f => V::from_f64(s.parse::<f64>()?, f),
+        }))
+    }
+}
+
 impl<F: Tag, const K: u32, V: DynFloat> Knob<F, K, V> {
     /// The format of unit `K` in this run.
     #[inline]

@@ -186,3 +186,15 @@ fn bad_format_lists_are_refused_with_the_unit() {
     // SAFETY: a list refused writes nothing.
     assert!(unsafe { set_formats("f64,f33") }.expect_err("f33 is no format").contains("unit 1"));
 }
+
+#[test]
+fn a_knob_parses_a_number_into_its_units_format() {
+    // A unit not set in this run has its declared format: `f64` and `f32` parse natively.
+    type K64 = Knob<f64, 41, DynNative>;
+    type K32 = Knob<f32, 42, DynNative>;
+    let a: K64 = "0.1".parse().expect("a number");
+    assert_eq!(a.get().store_native::<f64>(), 0.1f64);
+    let b: K32 = "0.1".parse().expect("a number");
+    assert_eq!(b.get().store_native::<f32>(), 0.1f32);
+    assert!("x".parse::<K64>().is_err());
+}

@@ -82,6 +82,16 @@ impl Lab<'_> {
                     RunLayout::log(&self.logs, "typing").display()
                 )));
             }
+            // The markers were written and did not compile: what rustc said, where.
+            let refused: Vec<&String> = prepared.dropped.iter().filter(|d| !d.starts_with("the naming build failed")).collect();
+            if self.settings.auto && !refused.is_empty() {
+                return Err(TuneError::Conversion(anyhow!(
+                    "no knobs: --auto marked the crate's float declarations, and the marked crate did not compile, so \
+                     fptune dropped its markers (full logs: {}):\n  {}\nplease report this with the lines named",
+                    RunLayout::log(&self.logs, "elaborated-1").display(),
+                    refused.iter().map(|d| d.as_str()).collect::<Vec<_>>().join("\n  ")
+                )));
+            }
             return Err(TuneError::Usage(anyhow!(if self.settings.auto {
                 "no knobs: --auto found no float declaration in the crate's program files (or in --auto-in)"
             } else {

@@ -165,6 +165,8 @@ fn context_typed(e: &Expr) -> bool {
         }),
         Expr::Try(t) => context_typed(&t.expr),
         Expr::Paren(p) => context_typed(&p.expr),
+        // Any other such value, said by `fptune::typed_by_place!(..)`.
+        Expr::Macro(m) => m.mac.path.segments.last().is_some_and(|s| s.ident == "typed_by_place"),
         _ => false,
     }
 }
