@@ -1034,6 +1034,18 @@ fn a_call_typed_by_its_place_keeps_its_knobs_and_the_applied_crate_runs() {
 }
 
 #[test]
+fn arrays_of_literals_from_a_foreign_macro_follow_their_knobs_in_every_build() {
+    // `let a = array![[1.0, ..]]` given to `col_std(&a: &Array2<f64>)`: the probe build could not
+    // give the literals the probe type, the declaration's dimension (`_`) stayed unknown and hid
+    // the meeting with `col_std`, and the stochastic build's heal held the literals at `f64`: 12 of
+    // 14 candidates failed to build. The literals now follow the place (`__rt::relit`).
+    let (_dir, _krate, run, r) = tuned_fixture("eco_literal_array", &["--auto", "--check-printed", "--digits", "3"]);
+    assert_eq!(r["counts"]["compilations_failed"], 0, "{}\n{}", r["counts"], run.stdout);
+    assert_ne!(knob(&r, "a")["found"], "f64", "{}", run.stdout);
+    assert_eq!(r["final_check"]["meets_requirement"], true, "{}", r["final_check"]);
+}
+
+#[test]
 fn floats_printed_through_format_strings_are_checked_results() {
     // Issue 44 item 6: `format!` then `join`, the only way the program prints its floats: with
     // `--check-printed` the formatted values are the checked results (it "printed no float"

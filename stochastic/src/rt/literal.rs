@@ -163,3 +163,59 @@ impl Join<Lit> for Lit {
         (a, b)
     }
 }
+
+/// A container whose elements are literals (`array![[1.0, 2.0]]`, `vec![0.5; n]` built by a
+/// macro fptune does not rewrite, so its literals are `f64`s) made a container of `P`, each
+/// element as the literal it was (rounded to nearest into `P`), as natively the literals take the
+/// type of the place. The stochastic build's heal of such a value (`tuner/src/heal/rules.rs`),
+/// and the probe build's value of a knob declaration that literals alone initialise
+/// (`tuner/src/probe/sources.rs`): there the declaration's type gives `P`, and the container's
+/// shape the parts it leaves to inference (a dimension).
+pub trait Relit<P> {
+    /// The container, of `P`.
+    type Out;
+    /// The conversion.
+    fn relit(self) -> Self::Out;
+}
+
+/// `value` as its container of `P` ([`Relit`]).
+#[inline]
+pub fn relit<P, C: Relit<P>>(value: C) -> C::Out {
+    value.relit()
+}
+
+/// An element of a literals' container as the literal it was.
+#[inline]
+pub(crate) fn relit_one<P: FromLit>(x: f64) -> P {
+    P::from_lit(Lit::new(x, x as f32))
+}
+
+impl<P: FromLit> Relit<P> for Vec<f64> {
+    type Out = Vec<P>;
+    fn relit(self) -> Vec<P> {
+        self.into_iter().map(relit_one).collect()
+    }
+}
+
+impl<P: FromLit, const N: usize> Relit<P> for [f64; N] {
+    type Out = [P; N];
+    fn relit(self) -> [P; N] {
+        self.map(relit_one)
+    }
+}
+
+#[cfg(test)]
+mod relit_tests {
+    use super::relit;
+    use crate::value::{Sf32, Sf64};
+
+    #[test]
+    fn a_container_of_literals_takes_the_places_element_type_each_as_its_literal() {
+        let v: Vec<Sf32> = relit(vec![0.1, 2.5]);
+        assert_eq!(v[0].samples(), [0.1f32; 3]);
+        let a: [Sf64; 2] = relit([0.1, -3.0]);
+        assert_eq!(a[1].samples(), [-3.0; 3]);
+        let n: Vec<f32> = relit(vec![0.1]);
+        assert_eq!(n, [0.1f32]);
+    }
+}

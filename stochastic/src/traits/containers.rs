@@ -10,7 +10,7 @@ use num_complex::Complex;
 
 use crate::check::{Checkable, Record};
 use crate::heal::{ToNative, ToStochastic};
-use crate::rt::{Elements, FromLit};
+use crate::rt::{Elements, FromLit, Relit};
 
 impl<T: FromLit> Elements for Complex<T> {
     type Elem = T;
@@ -39,3 +39,10 @@ macro_rules! heal {
 }
 heal!(ToStochastic, to_stochastic);
 heal!(ToNative, to_native);
+
+impl<P: FromLit> Relit<P> for Complex<f64> {
+    type Out = Complex<P>;
+    fn relit(self) -> Complex<P> {
+        Complex::new(crate::rt::relit_one(self.re), crate::rt::relit_one(self.im))
+    }
+}

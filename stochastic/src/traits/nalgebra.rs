@@ -10,7 +10,7 @@
 use self::nalgebra::{allocator::Allocator, DefaultAllocator, Dim, Matrix, OMatrix, RawStorage, Scalar};
 use crate::check::{Checkable, Record};
 use crate::heal::{ToNative, ToStochastic};
-use crate::rt::{Elements, FromLit};
+use crate::rt::{Elements, FromLit, Relit};
 
 impl<T: FromLit, R, C, S> Elements for Matrix<T, R, C, S> {
     type Elem = T;
@@ -45,3 +45,13 @@ macro_rules! heal {
 }
 heal!(ToStochastic, to_stochastic);
 heal!(ToNative, to_native);
+
+impl<R: Dim, C: Dim, S: RawStorage<f64, R, C>, P: FromLit + Scalar> Relit<P> for Matrix<f64, R, C, S>
+where
+    DefaultAllocator: Allocator<R, C>,
+{
+    type Out = OMatrix<P, R, C>;
+    fn relit(self) -> OMatrix<P, R, C> {
+        self.map(crate::rt::relit_one)
+    }
+}

@@ -12,7 +12,7 @@ use crate::check::{Checkable, Record};
 use crate::format::Format;
 use crate::heal::{ToNative, ToStochastic};
 use crate::knob::{DynFloat, Knob};
-use crate::rt::{Elements, FromLit, Ids, Probe};
+use crate::rt::{Elements, FromLit, Ids, Probe, Relit};
 use crate::Stochastic;
 
 impl<S: RawData, D> Elements for ArrayBase<S, D>
@@ -55,3 +55,10 @@ macro_rules! heal {
 }
 heal!(ToStochastic, to_stochastic);
 heal!(ToNative, to_native);
+
+impl<S: Data<Elem = f64>, D: Dimension, P: FromLit> Relit<P> for ArrayBase<S, D> {
+    type Out = Array<P, D>;
+    fn relit(self) -> Array<P, D> {
+        self.mapv(crate::rt::relit_one)
+    }
+}

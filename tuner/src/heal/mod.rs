@@ -47,6 +47,11 @@ pub enum Fix {
     ToStochastic,
     /// `::fptune::__rt::to_native(e)`.
     ToNative,
+    /// `::fptune::__rt::relit(e)`: a container of literals (`array![[1.0, 2.0]]`, built by a
+    /// macro fptune does not rewrite) made a container of the type rustc expects, each element
+    /// as the literal it was, in every configuration (as natively its literals take the place's
+    /// type).
+    Relit,
     /// An unsuffixed float literal written `::fptune::__rt::lit(d, s)`: a value of the type the
     /// place expects, whatever the configuration makes it (as the literal adapts natively).
     Literal {
@@ -126,6 +131,7 @@ impl Heal {
     pub fn edits(&self) -> Vec<Edit> {
         match &self.fix {
             Fix::ToStochastic => wrap(self.start, self.end, "::fptune::__rt::to_stochastic("),
+            Fix::Relit => wrap(self.start, self.end, "::fptune::__rt::relit("),
             Fix::ToNative => wrap(self.start, self.end, "::fptune::__rt::to_native("),
             Fix::Literal { digits } => {
                 vec![Edit::replace(self.start, self.end, format!("::fptune::__rt::lit({})", fptune_syntax::literal_args(digits)))]

@@ -121,6 +121,11 @@ pub(super) fn heals_for(e: &Diagnostic, name: &str, file: &Built<'_>, (a, b): (u
                         .filter_map(|r| float_literal_at(base, r).map(|digits| make(r, Fix::Literal { digits })))
                         .collect();
                 }
+                if y.contains("{float}") && (y.contains('<') || y.starts_with('[')) {
+                    // A container of literals from a foreign macro: its literals follow the
+                    // place in every configuration, as natively.
+                    return vec![make(range, Fix::Relit)];
+                }
                 return vec![make(range, Fix::ToStochastic)];
             }
             if stochastic(&y) && !stochastic(&x) {

@@ -77,6 +77,14 @@ pub struct Couplings {
     /// others are pinned only when none is ([`couplings`]).
     #[serde(skip)]
     pub(super) mixed_pins: Vec<(Vec<usize>, String, String)>,
+    /// Where a value made of literals only (`array![[1.0, 2.0]]`, `DVector::from_vec(vec![..])`:
+    /// rustc found a container of `{float}`) initialises a knob's declaration: (file, line).
+    /// Natively its literals take the knob's type; in the probe build they cannot, and the
+    /// declaration's error leaves what its type does not say (`_`) unresolved, which hides the
+    /// knob's later meetings: the next rounds write it as the container of the knob's type
+    /// ([`super::Probing::sources`]).
+    #[serde(skip)]
+    pub literal_inits: BTreeSet<(String, usize)>,
 }
 
 impl Couplings {
@@ -111,6 +119,7 @@ impl Couplings {
             Self::pin(&mut self.no_16bit, p.knob, &p.place, &p.meets);
         }
         self.unexplained = other.unexplained;
+        self.literal_inits.extend(other.literal_inits);
     }
 }
 
@@ -237,6 +246,19 @@ pub(super) fn read_diagnostic(d: &DiagnosticLike, kinds: &BTreeMap<usize, KnobKi
     let pairs = expected_found(&strip_ansi(&d.rendered));
     for (expected, found) in &pairs {
         let (e, f) = (slots(expected), slots(found));
+        // A container of literals where a knob's container is expected.
+        let literals_only = !f.is_empty() && f.iter().all(|x| matches!(x, Slot::Literal)) && found.contains('<');
+        if literals_only && e.iter().any(|x| matches!(x, Slot::Probe(_))) {
+            // Where rustc shows it (a foreign macro's expansion, `array![..]`, is shown at its
+            // call in the crate, which its primary span is not).
+            let shown = super::diagnostic::rendered_place(&strip_ansi(&d.rendered)).and_then(|p| {
+                let (file, line) = p.rsplit_once(':')?;
+                Some((file.to_string(), line.parse().ok()?))
+            });
+            if let Some(place) = shown.or_else(|| Some((d.file.clone()?, d.line?))) {
+                out.literal_inits.insert(place);
+            }
+        }
         if e.len() == f.len() {
             for (a, b) in e.iter().zip(&f) {
                 match (a, b) {

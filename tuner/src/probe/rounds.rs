@@ -7,7 +7,7 @@ use crate::model::{FloatFormat, Knob, Unit};
 use super::couplings::{couplings, Couplings};
 use super::diagnostic::DiagnosticLike;
 use super::messages::meets_in_user_words;
-use super::sources::{plain_type, probe_type, rewrite};
+use super::sources::{plain_type, probe_type, rewrite, without_literal_inits};
 use crate::leaves::SourceError;
 use super::units::{units, units_without_16bit};
 
@@ -48,7 +48,7 @@ impl Probing {
     /// candidate writes it so, and the errors it caused no longer hide others (a library target
     /// that does not compile leaves its binaries unchecked).
     pub fn sources(&self, files: &[(String, String)]) -> Result<Vec<(String, String)>, SourceError> {
-        rewrite(files, &self.knobs, self.written(None))
+        Ok(without_literal_inits(rewrite(files, &self.knobs, self.written(None))?, &self.learned.literal_inits))
     }
 
     /// What each knob is written as: a trial's format, a pinned unit's declared format, or the
@@ -77,9 +77,9 @@ impl Probing {
     /// compiled) and says whether to build again.
     pub fn learn(&mut self, errors: &[DiagnosticLike]) -> Round {
         self.rounds += 1;
-        let before = (self.partition(), self.learned.pinned.len());
+        let before = (self.partition(), self.learned.pinned.len(), self.learned.literal_inits.len());
         self.learned.absorb(couplings(errors, &self.knobs));
-        let changed = (self.partition(), self.learned.pinned.len()) != before;
+        let changed = (self.partition(), self.learned.pinned.len(), self.learned.literal_inits.len()) != before;
         if self.rounds >= Self::MAX_ROUNDS {
             return Round::Settled;
         }
@@ -137,7 +137,7 @@ impl Probing {
     /// The sources of a trial's build: its units' knobs written at the trial's format (as a
     /// native build writes it), every other knob as in [`Probing::sources`].
     pub fn trial_sources(&self, files: &[(String, String)], trial: &Trial) -> Result<Vec<(String, String)>, SourceError> {
-        rewrite(files, &self.knobs, self.written(Some(trial)))
+        Ok(without_literal_inits(rewrite(files, &self.knobs, self.written(Some(trial)))?, &self.learned.literal_inits))
     }
 
     /// Learns from a trial's build: a unit whose error is still there at the trial's format is

@@ -583,6 +583,18 @@ fn a_probe_named_twice_beside_a_plain_float_at_an_operator_is_pinned() {
 }
 
 #[test]
+fn a_knob_that_literals_alone_initialise_is_written_as_their_container_of_its_type() {
+    let message = "error[E0308]: mismatched types\n  --> src/main.rs:3:40\n   |\n3  |     let a: ArrayBase<OwnedRepr<Probe<f64, Id<8>>>, _, Probe<f64, Id<8>>> = array![[1.0, 2.0]];\n   |                                        ^^^^^^^^^^^^^^^^^^ expected `ArrayBase<OwnedRepr<Probe<f64, Id<8>>>, _, Probe<f64, Id<8>>>`, found `ArrayBase<OwnedRepr<{float}>, Dim<[usize; 2]>, {float}>`\n   |\n   = note: this error originates in the macro `array`";
+    let mut p = Probing::new(vec![knob(8, "a", None)]);
+    assert_eq!(p.learn(&[diag(message, "/registry/ndarray/src/macros.rs", 90)]), Round::Again, "a round more, with the value rewritten");
+    assert!(p.couplings().literal_inits.contains(&("src/main.rs".to_string(), 3)), "{:?}", p.couplings());
+    let text = "fn main() {\n    let n = 2;\n    let a: ::fptune::__rt::Probe<f64, ::fptune::__rt::Id<8>> = array![[1.0, 2.0]];\n    let b: f64 = 1.0;\n}\n";
+    let out = super::sources::without_literal_inits(vec![("src/main.rs".into(), text.into())], &p.couplings().literal_inits);
+    assert!(out[0].1.contains("= ::fptune::__rt::relit(array![[1.0, 2.0]]);"), "{}", out[0].1);
+    assert!(out[0].1.contains("let b: f64 = 1.0;"), "a declaration of no probe is left as it is");
+}
+
+#[test]
 fn what_a_unit_meets_is_said_in_the_users_words() {
     // Issue 44 item 11: no `__fp_add`, no rustc headline where a type or an operator is known.
     use super::messages::meets_in_user_words;
