@@ -233,8 +233,8 @@ impl Marker<'_> {
         }
     }
 
-    /// Knob markers on the float `let`s of a body (closures' included; nested items are not
-    /// visited: they are not marked).
+    /// Knob markers on the float `let`s of a body (closures' included), and on the functions
+    /// declared in it.
     fn body(&mut self, block: &syn::Block) {
         struct Lets<'m, 't>(&'m mut Marker<'t>);
         impl<'ast> Visit<'ast> for Lets<'_, '_> {
@@ -292,7 +292,19 @@ impl Marker<'_> {
                 // Generic arguments inside a written type (`let v: Vec<f64>`) are the
                 // declaration's, which is marked as a whole.
             }
-            fn visit_item(&mut self, _: &'ast syn::Item) {}
+            fn visit_item(&mut self, item: &'ast syn::Item) {
+                // A function declared in the body (`fn main() { fn f(x: f64) -> f64 { .. } }`):
+                // the enclosing item's `#[fptune::tune]` reaches it, so its parameters, return
+                // value and `let`s are knobs as a top-level function's are. Other nested items
+                // (a `struct`, an `impl`) would need a marker of their own: not marked.
+                if let syn::Item::Fn(f) = item {
+                    if !skipped(&f.attrs) {
+                        let at = self.0.item_start(&f.attrs, head(&f.vis, &f.sig));
+                        self.0.signature(&f.sig, at);
+                        self.0.body(&f.block);
+                    }
+                }
+            }
         }
         impl<'ast> Lets<'_, '_> {
             /// A call's arguments: a closure's body is visited, its parameters are not marked.
@@ -345,6 +357,10 @@ mod tests {
         assert!(out3.contains("1.0 / (n as ::fptune::knob!(f64))") && out3.contains("(i as ::fptune::knob!(f64) * h).sin()"), "{out3}");
         assert!(out3.contains("let r = n as Real;"), "an alias is its own knob: {out3}");
         syn::parse_file(&out3).expect("parses");
+        let nested = "fn main() {\n    fn f(x: f64) -> f64 {\n        let y: f64 = x * x;\n        y\n    }\n    let z: f64 = f(2.0);\n}\n";
+        let out4 = splice(nested, &markers(nested)).expect("edits").text;
+        assert!(out4.contains("    #[tune] fn f(#[tune] x: f64) -> f64 {\n        #[tune] let y: f64"), "{out4}");
+        assert!(!out4.contains("#[fptune::tune(printed)] fn f"), "the enclosing item's macro reaches it: {out4}");
         assert!(out.contains("let s = |#[tune] t: f64| t * t;") && out.contains("map(|x: f64| x).fold(0.0, |a: f64, x: f64| a + x)"), "{out}");
         syn::parse_file(&out).expect("parses");
     }
