@@ -66,6 +66,10 @@ fn literal_value(e: &syn::Expr) -> bool {
         syn::Expr::Array(a) => a.elems.iter().all(literal_value),
         syn::Expr::Tuple(t) => t.elems.iter().all(literal_value),
         syn::Expr::Repeat(r) => literal_value(&r.expr),
+        // `Complex { re: 0.0, im: 1.0 }`, `Complex::new(0.5, 0.0)`: a value of a generic type built
+        // from literals (a `const fn` of the type, in a constant).
+        syn::Expr::Struct(st) => st.rest.is_none() && st.fields.iter().all(|f| literal_value(&f.expr)),
+        syn::Expr::Call(c) => matches!(&*c.func, syn::Expr::Path(_)) && !c.args.is_empty() && c.args.iter().all(literal_value),
         _ => false,
     }
 }
@@ -361,6 +365,10 @@ mod tests {
         let out4 = splice(nested, &markers(nested)).expect("edits").text;
         assert!(out4.contains("    #[tune] fn f(#[tune] x: f64) -> f64 {\n        #[tune] let y: f64"), "{out4}");
         assert!(!out4.contains("#[fptune::tune(printed)] fn f"), "the enclosing item's macro reaches it: {out4}");
+        let generic = "const I: Complex<f64> = Complex { re: 0.0, im: 1.0 };\nconst H: Complex<f64> = Complex::new(0.5, -0.0);\nconst T: Complex<f64> = Complex::new(H.re, 1.0);\n";
+        let out5 = splice(generic, &markers(generic)).expect("edits").text;
+        assert!(out5.contains("#[fptune::tune] const I") && out5.contains("#[fptune::tune] const H"), "{out5}");
+        assert!(out5.contains("\nconst T"), "computed from another constant, it keeps its type: {out5}");
         assert!(out.contains("let s = |#[tune] t: f64| t * t;") && out.contains("map(|x: f64| x).fold(0.0, |a: f64, x: f64| a + x)"), "{out}");
         syn::parse_file(&out).expect("parses");
     }
