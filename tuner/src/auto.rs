@@ -69,7 +69,12 @@ fn literal_value(e: &syn::Expr) -> bool {
         // `Complex { re: 0.0, im: 1.0 }`, `Complex::new(0.5, 0.0)`: a value of a generic type built
         // from literals (a `const fn` of the type, in a constant).
         syn::Expr::Struct(st) => st.rest.is_none() && st.fields.iter().all(|f| literal_value(&f.expr)),
-        syn::Expr::Call(c) => matches!(&*c.func, syn::Expr::Path(_)) && !c.args.is_empty() && c.args.iter().all(literal_value),
+        // (Not a primitive's function: `f64::from_bits(0x3ff0..)` is no literal.)
+        syn::Expr::Call(c) => {
+            matches!(&*c.func, syn::Expr::Path(p) if !p.path.segments.first().is_some_and(|s| s.ident == "f64" || s.ident == "f32"))
+                && !c.args.is_empty()
+                && c.args.iter().all(literal_value)
+        }
         _ => false,
     }
 }
@@ -369,6 +374,8 @@ mod tests {
         let out5 = splice(generic, &markers(generic)).expect("edits").text;
         assert!(out5.contains("#[fptune::tune] const I") && out5.contains("#[fptune::tune] const H"), "{out5}");
         assert!(out5.contains("\nconst T"), "computed from another constant, it keeps its type: {out5}");
+        let bits = "const B: f64 = f64::from_bits(4607182418800017408);\n";
+        assert_eq!(splice(bits, &markers(bits)).expect("edits").text, bits);
         assert!(out.contains("let s = |#[tune] t: f64| t * t;") && out.contains("map(|x: f64| x).fold(0.0, |a: f64, x: f64| a + x)"), "{out}");
         syn::parse_file(&out).expect("parses");
     }
