@@ -982,7 +982,7 @@ fn seeded_draws_and_a_serde_checkpoint_run_under_dsa_and_tune() {
     assert_eq!(knob(&r, "gen")["kind"], "instantiation", "{}", run.stdout);
     assert_eq!(r["final_check"]["meets_requirement"], true, "{}", r["final_check"]);
     let patch = std::fs::read_to_string(krate.join("fptune.out/tuned.patch")).expect("patch");
-    assert!(patch.contains(r#"features = ["rand", "serde"]"#), "{patch}");
+    assert!(patch.contains(r#"features = ["rand-0.8", "serde"]"#), "{patch}");
 }
 
 #[test]
