@@ -478,6 +478,22 @@ impl<A: Elements + ?Sized> LitCompoundKind for &Types<A, Lit> {
     }
 }
 
+/// A stochastic scalar (or a knob) on the left of an operator whose right operand is an array or a
+/// matrix (`dt / dx * &u`, `s - &a`): ndarray and nalgebra define the scalar-on-the-left
+/// operators for primitive scalars only, so the stochastic build's heal writes the scalar
+/// `scalar_left(s)`, whose operators compute each element as `s op x`, in that order, exactly as
+/// the native operator does (`traits/ndarray.rs`, `traits/nalgebra.rs`). (Impls on the
+/// stochastic type itself would leave rustc several `Mul`s to choose from where it infers the
+/// right operand.)
+#[derive(Clone, Copy, Debug)]
+pub struct ScalarLeft<T>(pub T);
+
+/// `s` as the left operand of an operator on a container ([`ScalarLeft`]).
+#[inline(always)]
+pub fn scalar_left<T>(s: T) -> ScalarLeft<T> {
+    ScalarLeft(s)
+}
+
 /// Containers of floats whose element type the runtime knows, so that a literal meeting one
 /// takes that type (features `nalgebra`, `ndarray`; `Vec` and arrays always).
 pub trait Elements {

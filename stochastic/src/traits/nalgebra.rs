@@ -10,7 +10,7 @@
 use self::nalgebra::{allocator::Allocator, DefaultAllocator, Dim, Matrix, OMatrix, RawStorage, Scalar};
 use crate::check::{Checkable, Record};
 use crate::heal::{ToNative, ToStochastic};
-use crate::rt::{Elements, FromLit, Relit};
+use crate::rt::{Elements, FromLit, Relit, ScalarLeft};
 
 impl<T: FromLit, R, C, S> Elements for Matrix<T, R, C, S> {
     type Elem = T;
@@ -53,5 +53,38 @@ where
     type Out = OMatrix<P, R, C>;
     fn relit(self) -> OMatrix<P, R, C> {
         self.map(crate::rt::relit_one)
+    }
+}
+
+// A float of fptune's on the left of a matrix (`s * &m`), which nalgebra defines for primitive
+// scalars only: the stochastic builds' `ScalarLeft` (written by a heal). Each element is `s * x`,
+// as natively.
+impl<'a, T, A, R, C, S> std::ops::Mul<&'a Matrix<A, R, C, S>> for ScalarLeft<T>
+where
+    T: Copy + std::ops::Mul<A, Output = A>,
+    A: Scalar,
+    R: Dim,
+    C: Dim,
+    S: RawStorage<A, R, C>,
+    DefaultAllocator: Allocator<R, C>,
+{
+    type Output = OMatrix<A, R, C>;
+    fn mul(self, m: &'a Matrix<A, R, C, S>) -> OMatrix<A, R, C> {
+        m.map(|x| self.0 * x)
+    }
+}
+
+impl<T, A, R, C, S> std::ops::Mul<Matrix<A, R, C, S>> for ScalarLeft<T>
+where
+    T: Copy + std::ops::Mul<A, Output = A>,
+    A: Scalar,
+    R: Dim,
+    C: Dim,
+    S: RawStorage<A, R, C>,
+    DefaultAllocator: Allocator<R, C>,
+{
+    type Output = OMatrix<A, R, C>;
+    fn mul(self, m: Matrix<A, R, C, S>) -> OMatrix<A, R, C> {
+        m.map(|x| self.0 * x)
     }
 }

@@ -12,7 +12,7 @@ use crate::check::{Checkable, Record};
 use crate::format::Format;
 use crate::heal::{ToNative, ToStochastic};
 use crate::knob::{DynFloat, Knob};
-use crate::rt::{Elements, FromLit, Ids, Probe, Relit};
+use crate::rt::{Elements, FromLit, Ids, Probe, Relit, ScalarLeft};
 use crate::Stochastic;
 
 impl<S: RawData, D> Elements for ArrayBase<S, D>
@@ -60,5 +60,57 @@ impl<S: Data<Elem = f64>, D: Dimension, P: FromLit> Relit<P> for ArrayBase<S, D>
     type Out = Array<P, D>;
     fn relit(self) -> Array<P, D> {
         self.mapv(crate::rt::relit_one)
+    }
+}
+
+// A float of fptune's on the left of an array (`dt / dx * &u`, `s - &a`), which ndarray defines
+// for primitive scalars only: the stochastic builds' `ScalarLeft` (written by a heal). Each
+// element is `s op x`, in that order, as natively.
+macro_rules! scalar_left {
+    ([$($g:tt)*] $T:ty, $s:ident => $x:expr; $Op:ident $op:ident) => {
+        impl<'a, $($g)* A: Clone, S: Data<Elem = A>, D: Dimension> std::ops::$Op<&'a ArrayBase<S, D>> for $T
+        where
+            $T: Copy,
+        {
+            type Output = Array<A, D>;
+            fn $op(self, a: &'a ArrayBase<S, D>) -> Array<A, D> {
+                let $s = self;
+                a.mapv(|x| std::ops::$Op::$op($x, x))
+            }
+        }
+        impl<$($g)* A: Clone, S: Data<Elem = A>, D: Dimension> std::ops::$Op<ArrayBase<S, D>> for $T
+        where
+            $T: Copy,
+        {
+            type Output = Array<A, D>;
+            fn $op(self, a: ArrayBase<S, D>) -> Array<A, D> {
+                let $s = self;
+                a.mapv(|x| std::ops::$Op::$op($x, x))
+            }
+        }
+    };
+}
+scalar_left!([T: Copy + std::ops::Add<A, Output = A>,] ScalarLeft<T>, s => s.0; Add add);
+scalar_left!([T: Copy + std::ops::Sub<A, Output = A>,] ScalarLeft<T>, s => s.0; Sub sub);
+scalar_left!([T: Copy + std::ops::Mul<A, Output = A>,] ScalarLeft<T>, s => s.0; Mul mul);
+scalar_left!([T: Copy + std::ops::Div<A, Output = A>,] ScalarLeft<T>, s => s.0; Div div);
+
+#[cfg(test)]
+mod scalar_left_tests {
+    use super::ndarray::Array1;
+    use crate::rt::scalar_left;
+    use crate::Sf64;
+
+    /// Each element is `s op x`, the scalar on the left, as ndarray's own for primitive scalars.
+    #[test]
+    fn a_scalar_on_the_left_of_an_array_computes_each_element_in_order() {
+        let a = Array1::from_vec(vec![Sf64::new(1.0), Sf64::new(4.0)]);
+        let s = Sf64::new(2.0);
+        let d = scalar_left(s) - &a;
+        assert_eq!([d[0].samples(), d[1].samples()], [[1.0; 3], [-2.0; 3]]);
+        let q = scalar_left(s) / a.clone();
+        assert_eq!(q[1].samples(), [0.5; 3]);
+        let p = scalar_left(s) * &a.view();
+        assert_eq!(p[1].samples(), [8.0; 3]);
     }
 }

@@ -47,6 +47,10 @@ pub enum Fix {
     ToStochastic,
     /// `::fptune::__rt::to_native(e)`.
     ToNative,
+    /// `::fptune::__rt::scalar_left(s)`: a stochastic scalar (or knob) on the left of an operator
+    /// on an ndarray array or a nalgebra matrix, which define that operator for primitive
+    /// scalars only; each element is computed as `s op x`, as natively.
+    ScalarLeft,
     /// `::fptune::__rt::relit(e)`: a container of literals (`array![[1.0, 2.0]]`, built by a
     /// macro fptune does not rewrite) made a container of the type rustc expects, each element
     /// as the literal it was, in every configuration (as natively its literals take the place's
@@ -132,6 +136,7 @@ impl Heal {
         match &self.fix {
             Fix::ToStochastic => wrap(self.start, self.end, "::fptune::__rt::to_stochastic("),
             Fix::Relit => wrap(self.start, self.end, "::fptune::__rt::relit("),
+            Fix::ScalarLeft => wrap(self.start, self.end, "::fptune::__rt::scalar_left("),
             Fix::ToNative => wrap(self.start, self.end, "::fptune::__rt::to_native("),
             Fix::Literal { digits } => {
                 vec![Edit::replace(self.start, self.end, format!("::fptune::__rt::lit({})", fptune_syntax::literal_args(digits)))]

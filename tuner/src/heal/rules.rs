@@ -185,6 +185,11 @@ pub(super) fn heals_for(e: &Diagnostic, name: &str, file: &Built<'_>, (a, b): (u
                 // `f64::from_bits(..)`, mapped to the stochastic type, which has no such function.
                 return float_path_before(base, range).map(|r| vec![make(r, Fix::KeepPrimitive(base[r.0..r.1].to_string()))]).unwrap_or_default();
             }
+            if scalar_left_of_container(&e.message) {
+                // `dt / dx * &u`: ndarray and nalgebra put a scalar on the left of their
+                // containers for primitive scalars only.
+                return operands_at(base, range).map(|(l, _)| vec![make(l, Fix::ScalarLeft)]).unwrap_or_default();
+            }
             if let Some(left_native) = native_operand(&e.message) {
                 // `I * z` with `const I: Complex<f64>` kept primitive (no knob) and `z` stochastic:
                 // the primitive operand is made stochastic, an exact value.
@@ -214,10 +219,9 @@ pub(super) fn heals_for(e: &Diagnostic, name: &str, file: &Built<'_>, (a, b): (u
     }
 }
 
-/// The dispatch of an operator between a primitive float container and a stochastic value
-/// ("the method `__fp_mul` exists for reference `&&Pair<Complex<f64>, Stochastic<f64>>`, but its
-/// trait bounds were not satisfied"): `Some(true)` when the left operand is the primitive one.
-pub(super) fn native_operand(message: &str) -> Option<bool> {
+/// The two operand types of an operator's dispatch that rustc refused ("the method `__fp_mul`
+/// exists for reference `&&&Pair<A, B>`, but its trait bounds were not satisfied").
+fn pair_operands(message: &str) -> Option<(&str, &str)> {
     let rest = message.strip_prefix("the method `__fp_")?;
     let pair = &rest[rest.find("Pair<")? + "Pair<".len()..];
     let mut depth = 0i32;
@@ -236,7 +240,22 @@ pub(super) fn native_operand(message: &str) -> Option<bool> {
         }
     }
     let split = split?;
-    let (a, b) = (pair[..split].trim(), pair[split + 1..end].trim());
+    Some((pair[..split].trim(), pair[split + 1..end].trim()))
+}
+
+/// Whether a refused operator has a stochastic scalar (or a knob) on the left and an ndarray
+/// array or a nalgebra matrix on the right (`Pair<Stochastic<f64>, &ArrayBase<..>>`).
+pub(super) fn scalar_left_of_container(message: &str) -> bool {
+    let Some((a, b)) = pair_operands(message) else { return false };
+    let container = |t: &str| t.contains("ArrayBase<") || t.contains("Matrix<");
+    (stochastic(a) || dynamic(a)) && !container(a) && !a.contains("Complex<") && container(b)
+}
+
+/// The dispatch of an operator between a primitive float container and a stochastic value
+/// ("the method `__fp_mul` exists for reference `&&Pair<Complex<f64>, Stochastic<f64>>`, but its
+/// trait bounds were not satisfied"): `Some(true)` when the left operand is the primitive one.
+pub(super) fn native_operand(message: &str) -> Option<bool> {
+    let (a, b) = pair_operands(message)?;
     let primitive = |t: &str| !stochastic(t) && !dynamic(t) && split_words(t).iter().any(|w| w == "f64" || w == "f32");
     match (primitive(a) && stochastic(b), stochastic(a) && primitive(b)) {
         (true, _) => Some(true),

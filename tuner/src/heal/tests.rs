@@ -1,7 +1,7 @@
 //! Unit tests of the heals: finding the expression an error names, and the heals written there.
 
 use super::find::{balanced, cast_at, in_constant, literals_in_text, receiver_of, widest_at};
-use super::rules::{conversion_args, elaborated_literal_ident, from_stochastic, literal_argument_receiver, native_operand};
+use super::rules::{conversion_args, elaborated_literal_ident, from_stochastic, literal_argument_receiver, native_operand, scalar_left_of_container};
 use super::types::{dynamic, lent_as, qualified, slice_element};
 use super::*;
 use crate::splice::splice;
@@ -207,4 +207,17 @@ fn a_primitive_operand_beside_a_stochastic_one_is_named() {
     assert_eq!(native_operand(m), Some(false));
     let m = "the method `__fp_mul` exists for reference `&&&Pair<&Matrix<Knob<f64, 0>, Dyn, Const<1>>, DynStochastic>`, but its trait bounds were not satisfied";
     assert_eq!(native_operand(m), None);
+}
+
+#[test]
+fn a_stochastic_scalar_left_of_an_array_or_matrix_is_named() {
+    let m = "the method `__fp_mul` exists for reference `&&&Pair<Stochastic<f64>, &ArrayBase<ViewRepr<&Stochastic<f64>>, Dim<[usize; 2]>>>`, but its trait bounds were not satisfied";
+    assert!(scalar_left_of_container(m));
+    let m = "the method `__fp_sub` exists for reference `&&&Pair<fptune::__rt::Knob<f64, 3>, Matrix<Knob<f64, 3>, Dyn, Dyn, VecStorage<Knob<f64, 3>, Dyn, Dyn>>>`, but its trait bounds were not satisfied";
+    assert!(scalar_left_of_container(m));
+    // The array on the left, or a complex scalar: not this case.
+    let m = "the method `__fp_mul` exists for reference `&&&Pair<&ArrayBase<OwnedRepr<Stochastic<f64>>, Dim<[usize; 1]>>, Stochastic<f64>>`, but its trait bounds were not satisfied";
+    assert!(!scalar_left_of_container(m));
+    let m = "the method `__fp_mul` exists for reference `&&&Pair<Complex<Stochastic<f64>>, &ArrayBase<OwnedRepr<Complex<Stochastic<f64>>>, Dim<[usize; 1]>>>`, but its trait bounds were not satisfied";
+    assert!(!scalar_left_of_container(m));
 }
