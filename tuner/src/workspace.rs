@@ -224,12 +224,15 @@ impl Workspace {
     }
 
     /// Every `.rs` file of the package (relative, `/`-separated, sorted), outside `target/` and
-    /// the output dir.
+    /// fptune's output directories (the default one, and any other that carries fptune's stamp:
+    /// an earlier run's, renamed `fptune.out.bak`, holds copies of the sources under `logs/`).
     pub fn sources(&self) -> Result<Vec<String>> {
         let mut out = Vec::new();
         for entry in walkdir::WalkDir::new(&self.root).into_iter().filter_entry(|e| {
             let name = e.file_name().to_string_lossy();
-            !(e.file_type().is_dir() && (name == "target" || name == crate::outdir::RUN_DEFAULT || name.starts_with('.')))
+            let output = e.path().join(crate::outdir::STAMP).is_file();
+            // (The package's own directory may be a hidden one: `/tmp/.tmpXYZ`.)
+            e.depth() == 0 || !(e.file_type().is_dir() && (name == "target" || name == crate::outdir::RUN_DEFAULT || name.starts_with('.') || output))
         }) {
             let entry = entry.with_context(|| format!("reading {}", self.root.display()))?;
             if entry.file_type().is_file() && entry.path().extension().is_some_and(|x| x == "rs") {
@@ -329,6 +332,22 @@ mod tests {
         // A manifest's requirement, `0.33` from `^0.33`, is a version of the line; 0.3 is not 0.33.
         assert_eq!(runtime_features(&[p("nalgebra", "0.33")]).0, ["nalgebra-0.33"]);
         assert!(runtime_features(&[p("rand", "0.3.1")]).0.is_empty());
+    }
+
+    /// An earlier run's output directory, renamed, is no source of the package (it holds
+    /// copies of the sources under `logs/sources/`).
+    #[test]
+    fn an_earlier_runs_output_is_no_source_whatever_its_name() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let root = dir.path();
+        std::fs::write(root.join("Cargo.toml"), "[package]\nname = \"p\"\nversion = \"0.1.0\"\nedition = \"2021\"\n[workspace]\n").expect("manifest");
+        for (file, text) in [("src/main.rs", "fn main() {}\n"), ("fptune.out.bak/.fptune-output", ""), ("fptune.out.bak/logs/sources/src/main.rs", "fn main() {}\n")] {
+            std::fs::create_dir_all(root.join(file).parent().expect("parent")).expect("dirs");
+            std::fs::write(root.join(file), text).expect("file");
+        }
+        let args = crate::cli::PackageArgs { manifest_path: Some(root.join("Cargo.toml")), ..Default::default() };
+        let ws = Workspace::locate(&args).expect("the package");
+        assert_eq!(ws.sources().expect("sources"), ["src/main.rs"]);
     }
 
     /// Every feature the tuner turns on is one the runtime declares.
