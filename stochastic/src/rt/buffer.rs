@@ -195,6 +195,25 @@ where
     items.fold(op(acc, first), |acc, x| op(acc, x.value()))
 }
 
+/// A container with its own `sum()` and `product()` (ndarray's arrays: `a.mapv(f64::abs).sum()`),
+/// which the macro cannot tell from an iterator's: the container's own (`traits/ndarray.rs`).
+pub trait ContainerFold {
+    /// The elements' type.
+    type Out;
+    /// `container.sum()`
+    fn __fp_sum(&self) -> Self::Out;
+    /// `container.product()`
+    fn __fp_product(&self) -> Self::Out;
+}
+
+impl<I> Fold<I> {
+    /// The container or iterator, taken once (for [`ContainerFold`]'s impls).
+    #[inline(always)]
+    pub fn taken(&self) -> I {
+        self.take()
+    }
+}
+
 /// Any other iterator: `Iterator::sum` / `product` into the type the context asks for.
 pub trait StdFold {
     /// `iter.sum()`

@@ -73,7 +73,7 @@ pub mod prelude {
     pub use super::{
         FloatAdd, FloatAtan2, FloatCmp, FloatCompoundKind, FloatCopy, FloatCopysign, FloatDiv,
         FloatDivEuclid, FloatFold, FloatHypot, FloatMax, FloatMin, FloatMul, FloatPowf, FloatRem,
-        FloatRemEuclid, FloatStore, FloatSub, HalfMath, StdAdd,
+        FloatRemEuclid, FloatStore, FloatSub, HalfMath, StdAdd, ContainerFold,
         LitCompoundKind, StdCompoundKind, StdCopy, StdDiv, StdEq, StdFold, StdMax, StdMin, StdMul, StdOrd, StdRem,
         StdStore, StdSub,
     };

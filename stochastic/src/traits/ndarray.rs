@@ -95,6 +95,23 @@ scalar_left!([T: Copy + std::ops::Sub<A, Output = A>,] ScalarLeft<T>, s => s.0; 
 scalar_left!([T: Copy + std::ops::Mul<A, Output = A>,] ScalarLeft<T>, s => s.0; Mul mul);
 scalar_left!([T: Copy + std::ops::Div<A, Output = A>,] ScalarLeft<T>, s => s.0; Div div);
 
+// `a.sum()`, `a.product()`, which the macro writes as a fold's (it cannot tell an array from an
+// iterator): the array's own.
+impl<A, S, D> crate::rt::ContainerFold for crate::rt::Fold<ArrayBase<S, D>>
+where
+    A: Clone + std::ops::Add<Output = A> + std::ops::Mul<Output = A> + num_traits::Zero + num_traits::One,
+    S: Data<Elem = A>,
+    D: Dimension,
+{
+    type Out = A;
+    fn __fp_sum(&self) -> A {
+        self.taken().sum()
+    }
+    fn __fp_product(&self) -> A {
+        self.taken().product()
+    }
+}
+
 #[cfg(test)]
 mod scalar_left_tests {
     use super::ndarray::Array1;
