@@ -130,4 +130,16 @@ mod scalar_left_tests {
         let p = scalar_left(s) * &a.view();
         assert_eq!(p[1].samples(), [8.0; 3]);
     }
+
+    /// `a.sum()` written as a fold's dispatch is the array's own sum.
+    #[test]
+    fn an_arrays_sum_through_the_fold_dispatch_is_its_own() {
+        #[allow(unused_imports)]
+        use crate::rt::prelude::*;
+        let a = Array1::from_vec(vec![Sf64::new(1.5), Sf64::new(2.0)]);
+        let s = (&&crate::rt::fold(a.clone())).__fp_sum();
+        assert_eq!(s.samples(), [3.5; 3]);
+        let p = (&&crate::rt::fold(a)).__fp_product();
+        assert_eq!(p.samples(), [3.0; 3]);
+    }
 }
