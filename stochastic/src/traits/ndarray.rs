@@ -113,6 +113,7 @@ where
 }
 
 #[cfg(test)]
+#[allow(clippy::op_ref, clippy::needless_borrow)] // the forms the conversion writes
 mod scalar_left_tests {
     use super::ndarray::Array1;
     use crate::rt::scalar_left;
