@@ -137,18 +137,13 @@ fn collect_leaves(ty: &Type, aliases: &BTreeSet<String>, out: &mut Vec<Leaf>) {
                 }
             }
             for seg in &p.path.segments {
-                path_arguments(&seg.arguments, aliases, out);
-            }
-        }
-        // `dyn Fn(f64) -> f64`, `impl Fn(f64) -> f64`, `fn(f64) -> f64`: a callable's parameter
-        // and result types are declarations of the signature that writes them (one knob for all
-        // of them: a closure given there has them all).
-        Type::TraitObject(t) => bounds(&t.bounds, aliases, out),
-        Type::ImplTrait(t) => bounds(&t.bounds, aliases, out),
-        Type::BareFn(f) => {
-            f.inputs.iter().for_each(|a| collect_leaves(&a.ty, aliases, out));
-            if let syn::ReturnType::Type(_, t) = &f.output {
-                collect_leaves(t, aliases, out);
+                if let PathArguments::AngleBracketed(args) = &seg.arguments {
+                    for arg in &args.args {
+                        if let GenericArgument::Type(t) = arg {
+                            collect_leaves(t, aliases, out);
+                        }
+                    }
+                }
             }
         }
         Type::Array(a) => collect_leaves(&a.elem, aliases, out),
@@ -159,37 +154,6 @@ fn collect_leaves(ty: &Type, aliases: &BTreeSet<String>, out: &mut Vec<Leaf>) {
         Type::Group(g) => collect_leaves(&g.elem, aliases, out),
         Type::Tuple(t) => t.elems.iter().for_each(|e| collect_leaves(e, aliases, out)),
         _ => {}
-    }
-}
-
-/// The leaves of a path segment's arguments: `<f64, T>`, and `Fn`'s `(f64, f64) -> f64`.
-fn path_arguments(args: &PathArguments, aliases: &BTreeSet<String>, out: &mut Vec<Leaf>) {
-    match args {
-        PathArguments::AngleBracketed(args) => {
-            for arg in &args.args {
-                if let GenericArgument::Type(t) = arg {
-                    collect_leaves(t, aliases, out);
-                }
-            }
-        }
-        PathArguments::Parenthesized(p) => {
-            p.inputs.iter().for_each(|t| collect_leaves(t, aliases, out));
-            if let syn::ReturnType::Type(_, t) = &p.output {
-                collect_leaves(t, aliases, out);
-            }
-        }
-        PathArguments::None => {}
-    }
-}
-
-/// The leaves of a trait object's or `impl Trait`'s bounds (`dyn Fn(f64) -> f64 + Send`).
-fn bounds(bounds: &syn::punctuated::Punctuated<syn::TypeParamBound, syn::Token![+]>, aliases: &BTreeSet<String>, out: &mut Vec<Leaf>) {
-    for b in bounds {
-        if let syn::TypeParamBound::Trait(t) = b {
-            for seg in &t.path.segments {
-                path_arguments(&seg.arguments, aliases, out);
-            }
-        }
     }
 }
 
@@ -246,14 +210,6 @@ mod tests {
         assert!(!is_storable_float(&syn::parse_str("&[f32]").expect("type"), &BTreeSet::new()));
         assert!(is_storable_float(&syn::parse_str("(Vec<f64>, f32)").expect("type"), &BTreeSet::new()));
         assert!(!is_storable_float(&syn::parse_str("(f64, usize)").expect("type"), &BTreeSet::new()));
-    }
-
-    #[test]
-    fn a_callables_parameters_and_result_are_leaves_of_the_type_that_writes_them() {
-        for (written, n) in [("&dyn Fn(f64, f64) -> f64", 3), ("Box<dyn FnMut(f32) -> f32 + Send>", 2), ("fn(f64) -> (f64, usize)", 2), ("impl Fn(usize) -> f64", 1)] {
-            let ty: Type = syn::parse_str(written).expect("type parses");
-            assert_eq!(float_leaves(&ty, &BTreeSet::new()).len(), n, "{written}");
-        }
     }
 
     #[test]
