@@ -133,7 +133,7 @@ pub fn write(settings: &Settings, ws: &Workspace, tuned: &Tuned) -> Result<Repor
                             let there = pinned_line(p, &tuned.sources.user).map(crate::probe::fixed_floats_on).unwrap_or_default();
                             if there.is_empty() {
                                 format!(
-                                    "rustc requires its type to stay: {p}, which no declaration of the crate holds (a suffixed literal such as `1f64`, a cast, a trait impl's or another crate's signature: write it as the knob's type to lower both)"
+                                    "rustc requires its type to stay: {p}, which no knob holds (a suffixed literal such as `1f64`, a cast, a path such as `f64::abs`, the float of a callable's type such as `&dyn Fn(f64) -> f64`, a trait impl's or another crate's signature: write it as the knob's type, or the value as a closure (`|x| x.abs()`), to lower both)"
                                 )
                             } else {
                                 format!(
