@@ -311,45 +311,24 @@ pub fn prepare(
 }
 
 /// The calls rustc cannot type in the elaborated build ("type annotations needed", E0282 or
-/// E0283, at the call's method or function) that the user's build types by their place: each
+/// E0283, at the call's method or function: [`crate::heal::find::find_expr`]) that the user's
+/// build types by their place: each
 /// is the value of a float place fptune's macro stores into, which hides the place's type from
 /// a result generic in it. Per file, the user-text ranges of the calls not wrapped yet.
 fn place_typed_calls(sources: &Sources, built: &cargo::BuildResult) -> BTreeMap<String, Vec<(usize, usize)>> {
     use syn::spanned::Spanned;
-    use syn::visit::Visit;
-    /// The smallest call or method call whose range holds `at`.
-    struct Smallest<'a> {
-        text: &'a str,
-        at: (usize, usize),
-        found: Option<(usize, usize)>,
-    }
-    impl Smallest<'_> {
-        fn range(&self, e: &syn::Expr) -> Option<(usize, usize)> {
-            let (s, t) = (e.span().start(), e.span().end());
-            Some((splice::offset(self.text, s.line, s.column)?, splice::offset(self.text, t.line, t.column)?))
-        }
-    }
-    impl<'ast> Visit<'ast> for Smallest<'_> {
-        fn visit_expr(&mut self, e: &'ast syn::Expr) {
-            if matches!(e, syn::Expr::Call(_) | syn::Expr::MethodCall(_)) {
-                if let Some((a, b)) = self.range(e) {
-                    if a <= self.at.0 && self.at.1 <= b && self.found.is_none_or(|(fa, fb)| b - a < fb - fa) {
-                        self.found = Some((a, b));
-                    }
-                }
-            }
-            syn::visit::visit_expr(self, e);
-        }
-    }
     let mut out: BTreeMap<String, Vec<(usize, usize)>> = BTreeMap::new();
     for e in built.errors.iter().filter(|e| matches!(e.code.as_deref(), Some("E0282" | "E0283"))) {
         let Some(span) = e.primary() else { continue };
         let (Some(a), Some(b)) = (span.byte_start, span.byte_end) else { continue };
         let Some(base) = sources.base.iter().find(|(r, _)| *r == span.file).map(|(_, t)| t.as_str()) else { continue };
-        let Ok(file) = syn::parse_file(base) else { continue };
-        let mut find = Smallest { text: base, at: (a, b), found: None };
-        find.visit_file(&file);
-        let Some((ca, cb)) = find.found else { continue };
+        // The call whose method or function rustc names.
+        let call = crate::heal::find::find_expr(base, (a, b), |e, at| match e {
+            syn::Expr::MethodCall(m) if at(m.method.span()) == Some((a, b)) => at(e.span()),
+            syn::Expr::Call(c) if at(c.func.span()).is_some_and(|(fa, fb)| fa <= a && b <= fb) => at(e.span()),
+            _ => None,
+        });
+        let Some((ca, cb)) = call else { continue };
         if base[..ca].trim_end().ends_with("typed_by_place!(") {
             continue;
         }

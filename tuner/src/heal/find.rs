@@ -107,10 +107,10 @@ pub(super) fn in_constant(text: &str, range: (usize, usize)) -> bool {
 }
 
 /// A span's byte range in the text being searched.
-pub(super) type Place<'a> = &'a dyn Fn(proc_macro2::Span) -> Option<(usize, usize)>;
+pub(crate) type Place<'a> = &'a dyn Fn(proc_macro2::Span) -> Option<(usize, usize)>;
 
 /// Expressions of `text` whose span is exactly `range`, and what the caller wants of one.
-pub(super) fn find_expr<T>(text: &str, range: (usize, usize), pick: impl Fn(&syn::Expr, Place<'_>) -> Option<T>) -> Option<T> {
+pub(crate) fn find_expr<T>(text: &str, range: (usize, usize), pick: impl Fn(&syn::Expr, Place<'_>) -> Option<T>) -> Option<T> {
     struct Finder<'t, 'p, T> {
         text: &'t str,
         range: (usize, usize),

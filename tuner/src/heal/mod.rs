@@ -30,7 +30,7 @@ use crate::cargo::Diagnostic;
 use crate::probe::{expected_found, strip_ansi};
 use crate::splice::{self, Edit, Spliced};
 
-mod find;
+pub(crate) mod find;
 mod rules;
 mod types;
 
