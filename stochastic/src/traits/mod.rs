@@ -36,6 +36,8 @@ mod probe_num;
 mod rem;
 #[cfg(feature = "serde")]
 mod serde;
+#[cfg(any(feature = "rand-0.8", feature = "rand-0.9", feature = "rand-0.10"))]
+mod draws;
 
 /// One module per supported major version of a crate whose API changes between them: the same
 /// source file included in each, where it names the version `self::<crate>` (the alias of the

@@ -16,6 +16,7 @@ use self::rand::distr::uniform::{Error, SampleBorrow, SampleUniform, UniformSamp
 use self::rand::distr::{Distribution, StandardUniform};
 use self::rand::Rng;
 
+use super::draws::{knob_bounds, narrow};
 use crate::format::Format;
 use crate::heal::ToNative;
 use crate::knob::{DynFloat, FloatFormat, Knob, Tag};
@@ -94,15 +95,6 @@ where
     type Sampler = UniformStochastic<F>;
 }
 
-/// A number the native program of format `f` draws as an `f32` (every format but `f64`): exact
-/// in `f32`, rounded to nearest into a narrower one.
-fn narrow<V: DynFloat>(f: FloatFormat, x: f32) -> V {
-    match f {
-        FloatFormat::F32 => V::exact(x),
-        _ => V::from_f64(f64::from(x), f),
-    }
-}
-
 impl<F: Tag, const K: u32, V: DynFloat> Distribution<Knob<F, K, V>> for StandardUniform {
     fn sample<R: Rng + ?Sized>(&self, rng: &mut R) -> Knob<F, K, V> {
         Knob::from_dyn(match Knob::<F, K, V>::unit_format() {
@@ -121,16 +113,6 @@ pub enum UniformKnob {
     Narrow(<f32 as SampleUniform>::Sampler),
 }
 
-/// A knob's bounds, as `f64` and as `f32` (rounded to nearest, as the native program's are).
-fn knob_bounds<F: Tag, const K: u32, V: DynFloat, B1, B2>(low: &B1, high: &B2) -> ((f64, f64), (f32, f32))
-where
-    B1: SampleBorrow<Knob<F, K, V>>,
-    B2: SampleBorrow<Knob<F, K, V>>,
-{
-    let (l, h) = (low.borrow().get(), high.borrow().get());
-    ((l.store_native::<f64>(), h.store_native::<f64>()), (l.store_native::<f32>(), h.store_native::<f32>()))
-}
-
 /// `UniformSampler` for [`Knob`], one per (F, K, V): rand's trait has the sampled type as an
 /// associated type.
 #[derive(Clone, Copy, Debug)]
@@ -143,7 +125,7 @@ impl<F: Tag, const K: u32, V: DynFloat> KnobSampler<F, K, V> {
         B1: SampleBorrow<Knob<F, K, V>>,
         B2: SampleBorrow<Knob<F, K, V>>,
     {
-        let ((l, h), (l32, h32)) = knob_bounds(&low, &high);
+        let ((l, h), (l32, h32)) = knob_bounds(low.borrow(), high.borrow());
         let u = match (Knob::<F, K, V>::unit_format(), inclusive) {
             (FloatFormat::F64, false) => UniformKnob::Wide(UniformSampler::new(l, h)?),
             (FloatFormat::F64, true) => UniformKnob::Wide(UniformSampler::new_inclusive(l, h)?),
@@ -162,7 +144,7 @@ impl<F: Tag, const K: u32, V: DynFloat> KnobSampler<F, K, V> {
     {
         type Wide = <f64 as SampleUniform>::Sampler;
         type Narrow = <f32 as SampleUniform>::Sampler;
-        let ((l, h), (l32, h32)) = knob_bounds(&low, &high);
+        let ((l, h), (l32, h32)) = knob_bounds(low.borrow(), high.borrow());
         Ok(Knob::from_dyn(match (Knob::<F, K, V>::unit_format(), inclusive) {
             (FloatFormat::F64, false) => V::exact(Wide::sample_single(l, h, rng)?),
             (FloatFormat::F64, true) => V::exact(Wide::sample_single_inclusive(l, h, rng)?),
