@@ -327,13 +327,16 @@ impl<'ast> Visit<'ast> for Discoverer {
         let marker = self.marker_of(&local.attrs);
         if marker.is_some() {
             match &local.pat {
-                Pat::Type(pt) => match &*pt.pat {
-                    Pat::Ident(pi) => {
-                        self.add(&pi.ident, KnobKind::Let, &pt.ty, marker, pi.ident.span());
+                Pat::Type(pt) => match named_parts(&pt.pat, &pt.ty, &self.aliases) {
+                    Ok(parts) => {
+                        for (ident, ty) in parts {
+                            self.add(ident, KnobKind::Let, ty, marker.clone(), ident.span());
+                        }
                     }
-                    other => self.errors.push(syn::Error::new(
-                        other.span(),
-                        "a knob is one named variable: write `#[tune] let name: f64 = ...`",
+                    Err(other) => self.errors.push(syn::Error::new(
+                        other,
+                        "a knob is a named variable, or a tuple of them with the tuple's type written: \
+                         write `#[tune] let name: f64 = ...` or `#[tune] let (a, b): (f64, f64) = ...`",
                     )),
                 },
                 Pat::Ident(pi) => {
@@ -388,15 +391,46 @@ impl<'ast> Visit<'ast> for Discoverer {
             if marker.is_none() {
                 continue;
             }
-            match &*pt.pat {
-                Pat::Ident(pi) => self.add(&pi.ident, KnobKind::Closure, &pt.ty, marker, pi.ident.span()),
-                other => self.errors.push(syn::Error::new(
-                    other.span(),
-                    "a knob is one named parameter: write `|#[tune] name: f64| ..`",
+            match named_parts(&pt.pat, &pt.ty, &self.aliases) {
+                Ok(parts) => {
+                    for (ident, ty) in parts {
+                        self.add(ident, KnobKind::Closure, ty, marker.clone(), ident.span());
+                    }
+                }
+                Err(other) => self.errors.push(syn::Error::new(
+                    other,
+                    "a knob is a named parameter, or a tuple of them with the tuple's type written: \
+                     write `|#[tune] name: f64| ..` or `|#[tune] (a, b): (f64, f64)| ..`",
                 )),
             }
         }
         syn::visit::visit_expr_closure(self, c);
+    }
+}
+
+/// The names a typed pattern declares, each with its part of the type: `x: f64`, and `(t, (u,
+/// v)): (f64, (f32, usize))` part by part (`t: f64`, `u: f32`, `v: usize`: a part without a float
+/// is no knob, and `_` declares nothing). Any other pattern is refused at its span.
+pub fn named_parts<'a>(pat: &'a Pat, ty: &'a Type, aliases: &BTreeSet<String>) -> Result<Vec<(&'a syn::Ident, &'a Type)>, Span> {
+    fn strip(ty: &Type) -> &Type {
+        match ty {
+            Type::Paren(p) => strip(&p.elem),
+            Type::Group(g) => strip(&g.elem),
+            other => other,
+        }
+    }
+    match (pat, strip(ty)) {
+        (Pat::Ident(pi), _) if pi.subpat.is_none() => Ok(vec![(&pi.ident, ty)]),
+        (Pat::Wild(_), _) => Ok(Vec::new()),
+        (Pat::Paren(p), _) => named_parts(&p.pat, ty, aliases),
+        (Pat::Tuple(parts), Type::Tuple(types)) if parts.elems.len() == types.elems.len() && !parts.elems.is_empty() => {
+            let mut out = Vec::new();
+            for (p, t) in parts.elems.iter().zip(types.elems.iter()) {
+                out.extend(named_parts(p, t, aliases)?.into_iter().filter(|(_, t)| !float_leaves(t, aliases).is_empty() || !matches!(p, Pat::Ident(_))));
+            }
+            Ok(out)
+        }
+        (other, _) => Err(other.span()),
     }
 }
 
@@ -425,10 +459,21 @@ mod tests {
 
     #[test]
     fn a_closure_parameter_with_its_type_written_is_a_knob() {
-        let d = knobs("fn f() { let g = |#[tune] t: f64, u: f64| t * u; let h = |#[tune] (a, b): (f64, f64)| a; }");
+        let d = knobs("fn f() { let g = |#[tune] t: f64, u: f64| t * u; let h = |#[tune] (a, b): (f64, f64)| a; let k = |#[tune] [a, b]: [f64; 2]| a; }");
         let found: Vec<(String, KnobKind)> = d.knobs.iter().map(|k| (k.name.clone(), k.kind)).collect();
-        assert_eq!(found, [("t".to_string(), KnobKind::Closure)]);
-        assert_eq!(d.errors.len(), 1, "a pattern is no knob: {:?}", d.errors);
+        let closure = |n: &str| (n.to_string(), KnobKind::Closure);
+        assert_eq!(found, [closure("t"), closure("a"), closure("b")]);
+        assert_eq!(d.errors.len(), 1, "a slice pattern is no knob: {:?}", d.errors);
+    }
+
+    #[test]
+    fn a_tuple_let_with_its_type_written_is_a_knob_per_float_name() {
+        let d = knobs("fn f() { #[tune] let (mut t, (y, _), n): (f64, (f32, f64), usize) = (0.0, (1.0, 2.0), 3); }");
+        let found: Vec<(String, String)> = d.knobs.iter().map(|k| (k.name.clone(), k.ty.clone())).collect();
+        assert_eq!(found, [("t".to_string(), "f64".to_string()), ("y".to_string(), "f32".to_string())]);
+        assert!(d.errors.is_empty(), "{:?}", d.errors);
+        let d = knobs("fn f() { #[tune] let (a, b) = g(); }");
+        assert_eq!(d.errors.len(), 1, "an untyped tuple: {:?}", d.errors);
     }
 
     #[test]

@@ -137,13 +137,18 @@ fn collect_leaves(ty: &Type, aliases: &BTreeSet<String>, out: &mut Vec<Leaf>) {
                 }
             }
             for seg in &p.path.segments {
-                if let PathArguments::AngleBracketed(args) = &seg.arguments {
-                    for arg in &args.args {
-                        if let GenericArgument::Type(t) = arg {
-                            collect_leaves(t, aliases, out);
-                        }
-                    }
-                }
+                path_arguments(&seg.arguments, aliases, out);
+            }
+        }
+        // `dyn Fn(f64) -> f64`, `impl Fn(f64) -> f64`, `fn(f64) -> f64`: a callable's parameter
+        // and result types are declarations of the signature that writes them (one knob for all
+        // of them: a closure given there has them all).
+        Type::TraitObject(t) => bounds(&t.bounds, aliases, out),
+        Type::ImplTrait(t) => bounds(&t.bounds, aliases, out),
+        Type::BareFn(f) => {
+            f.inputs.iter().for_each(|a| collect_leaves(&a.ty, aliases, out));
+            if let syn::ReturnType::Type(_, t) = &f.output {
+                collect_leaves(t, aliases, out);
             }
         }
         Type::Array(a) => collect_leaves(&a.elem, aliases, out),
@@ -154,6 +159,88 @@ fn collect_leaves(ty: &Type, aliases: &BTreeSet<String>, out: &mut Vec<Leaf>) {
         Type::Group(g) => collect_leaves(&g.elem, aliases, out),
         Type::Tuple(t) => t.elems.iter().for_each(|e| collect_leaves(e, aliases, out)),
         _ => {}
+    }
+}
+
+/// The leaves of a path segment's arguments: `<f64, T>`, and `Fn`'s `(f64, f64) -> f64`.
+fn path_arguments(args: &PathArguments, aliases: &BTreeSet<String>, out: &mut Vec<Leaf>) {
+    match args {
+        PathArguments::AngleBracketed(args) => {
+            for arg in &args.args {
+                if let GenericArgument::Type(t) = arg {
+                    collect_leaves(t, aliases, out);
+                }
+            }
+        }
+        PathArguments::Parenthesized(p) => {
+            p.inputs.iter().for_each(|t| collect_leaves(t, aliases, out));
+            if let syn::ReturnType::Type(_, t) = &p.output {
+                collect_leaves(t, aliases, out);
+            }
+        }
+        PathArguments::None => {}
+    }
+}
+
+/// The leaves of a trait object's or `impl Trait`'s bounds (`dyn Fn(f64) -> f64 + Send`).
+fn bounds(bounds: &syn::punctuated::Punctuated<syn::TypeParamBound, syn::Token![+]>, aliases: &BTreeSet<String>, out: &mut Vec<Leaf>) {
+    for b in bounds {
+        if let syn::TypeParamBound::Trait(t) = b {
+            for seg in &t.path.segments {
+                path_arguments(&seg.arguments, aliases, out);
+            }
+        }
+    }
+}
+
+/// The parameter types of a callable type, when `ty` is one: `impl Fn(f64) -> f64`, `&dyn
+/// FnMut(f64, f64) -> f64`, `Box<dyn Fn(f64) -> f64 + Send>`, `fn(f64) -> f64`, through
+/// references, parentheses and the smart pointers that call through (`Box`, `Rc`, `Arc`).
+/// `generic` names the item's type parameters bounded by a callable (`F: Fn(f64) -> f64`), with
+/// that bound's parameters.
+pub fn callable_parameters(ty: &Type, generic: &dyn Fn(&str) -> Option<Vec<Type>>) -> Option<Vec<Type>> {
+    fn of_bounds<'a>(bounds: impl IntoIterator<Item = &'a syn::TypeParamBound>) -> Option<Vec<Type>> {
+        bounds.into_iter().find_map(|b| match b {
+            syn::TypeParamBound::Trait(t) => fn_arguments(&t.path),
+            _ => None,
+        })
+    }
+    match ty {
+        Type::Reference(r) => callable_parameters(&r.elem, generic),
+        Type::Paren(p) => callable_parameters(&p.elem, generic),
+        Type::Group(g) => callable_parameters(&g.elem, generic),
+        Type::TraitObject(t) => of_bounds(&t.bounds),
+        Type::ImplTrait(t) => of_bounds(&t.bounds),
+        Type::BareFn(f) => Some(f.inputs.iter().map(|a| a.ty.clone()).collect()),
+        Type::Path(p) if p.qself.is_none() => {
+            let last = p.path.segments.last()?;
+            if p.path.segments.len() == 1 && last.arguments.is_none() {
+                return generic(&last.ident.to_string());
+            }
+            if !matches!(last.ident.to_string().as_str(), "Box" | "Rc" | "Arc") {
+                return None;
+            }
+            match &last.arguments {
+                PathArguments::AngleBracketed(args) => match args.args.first() {
+                    Some(GenericArgument::Type(t)) => callable_parameters(t, generic),
+                    _ => None,
+                },
+                _ => None,
+            }
+        }
+        _ => None,
+    }
+}
+
+/// `Fn(f64, f64) -> f64` (also `FnMut`, `FnOnce`, a path to them): its parameter types.
+pub fn fn_arguments(path: &syn::Path) -> Option<Vec<Type>> {
+    let last = path.segments.last()?;
+    if !matches!(last.ident.to_string().as_str(), "Fn" | "FnMut" | "FnOnce") {
+        return None;
+    }
+    match &last.arguments {
+        PathArguments::Parenthesized(p) => Some(p.inputs.iter().cloned().collect()),
+        _ => None,
     }
 }
 
@@ -210,6 +297,31 @@ mod tests {
         assert!(!is_storable_float(&syn::parse_str("&[f32]").expect("type"), &BTreeSet::new()));
         assert!(is_storable_float(&syn::parse_str("(Vec<f64>, f32)").expect("type"), &BTreeSet::new()));
         assert!(!is_storable_float(&syn::parse_str("(f64, usize)").expect("type"), &BTreeSet::new()));
+    }
+
+    #[test]
+    fn a_callables_parameters_and_result_are_leaves_of_the_type_that_writes_them() {
+        for (written, n) in [("&dyn Fn(f64, f64) -> f64", 3), ("Box<dyn FnMut(f32) -> f32 + Send>", 2), ("fn(f64) -> (f64, usize)", 2), ("impl Fn(usize) -> f64", 1)] {
+            let ty: Type = syn::parse_str(written).expect("type parses");
+            assert_eq!(float_leaves(&ty, &BTreeSet::new()).len(), n, "{written}");
+        }
+    }
+
+    #[test]
+    fn a_callables_parameters_are_found_through_pointers_and_bounds() {
+        let none = |_: &str| None;
+        for (written, n) in [("&dyn Fn(f64, f64) -> f64", 2), ("Box<dyn FnMut(f32) -> f32 + Send>", 1), ("fn(f64, usize) -> f64", 2), ("impl Fn(usize) -> f64", 1), ("&mut std::rc::Rc<dyn Fn(f64)>", 1)] {
+            let ty: Type = syn::parse_str(written).expect("type parses");
+            assert_eq!(callable_parameters(&ty, &none).map(|p| p.len()), Some(n), "{written}");
+        }
+        let ty: Type = syn::parse_str("&F").expect("type parses");
+        let f64_ty: Type = syn::parse_str("f64").expect("type parses");
+        let generic = |name: &str| (name == "F").then(|| vec![f64_ty.clone()]);
+        assert_eq!(callable_parameters(&ty, &generic).map(|p| p.len()), Some(1));
+        for written in ["Vec<f64>", "f64", "Box<f64>", "G"] {
+            let ty: Type = syn::parse_str(written).expect("type parses");
+            assert!(callable_parameters(&ty, &generic).is_none(), "{written}");
+        }
     }
 
     #[test]

@@ -138,6 +138,12 @@ impl Marker<'_> {
         fptune_syntax::float_leaves(ty, &self.aliases).iter().any(|l| l.format.is_some())
     }
 
+    /// Whether a typed pattern names a float: `x: f64`, or a part of `(t, y): (f64, f64)`
+    /// (what `#[tune]` accepts on a `let` or a closure's parameter, one knob per name).
+    fn named_floats(&self, pat: &syn::Pat, ty: &syn::Type) -> bool {
+        fptune_syntax::named_parts(pat, ty, &self.aliases).is_ok_and(|parts| parts.iter().any(|(_, t)| self.knob_type(t)))
+    }
+
     fn items(&mut self, items: &[syn::Item]) {
         for item in items {
             match item {
@@ -249,7 +255,7 @@ impl Marker<'_> {
         impl<'ast> Visit<'ast> for Lets<'_, '_> {
             fn visit_local(&mut self, l: &'ast syn::Local) {
                 if let syn::Pat::Type(pt) = &l.pat {
-                    if matches!(&*pt.pat, syn::Pat::Ident(_)) && self.0.knob_type(&pt.ty) && !skipped(&l.attrs) {
+                    if self.0.named_floats(&pt.pat, &pt.ty) && !skipped(&l.attrs) {
                         let at = self.0.item_start(&l.attrs, l.let_token.span);
                         self.0.insert(at, "#[tune] ");
                     }
@@ -263,7 +269,7 @@ impl Marker<'_> {
                 // value's, a `map`'s the items').
                 for input in &c.inputs {
                     if let syn::Pat::Type(pt) = input {
-                        if matches!(&*pt.pat, syn::Pat::Ident(_)) && self.0.knob_type(&pt.ty) && !skipped(&pt.attrs) {
+                        if self.0.named_floats(&pt.pat, &pt.ty) && !skipped(&pt.attrs) {
                             let at = self.0.item_start(&pt.attrs, pt.pat.span());
                             self.0.insert(at, "#[tune] ");
                         }

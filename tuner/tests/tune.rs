@@ -1046,6 +1046,23 @@ fn arrays_of_literals_from_a_foreign_macro_follow_their_knobs_in_every_build() {
 }
 
 #[test]
+fn a_callables_floats_and_a_tuple_patterns_names_are_knobs() {
+    // `rhs: &dyn Fn(f64, f64) -> f64` and `let (mut t, mut y) = (t0, y0)`: the callable's floats
+    // were no knob's, so everything it met was pinned at `f64` ("no declaration holds" it), and
+    // the tuple pattern was annotated `(f64, f64)` without being a knob, which held the state
+    // and the path it is pushed to. Both are knobs now, and lower.
+    let (_dir, krate, run, r) = tuned_fixture("eco_callable_tuple", &["--auto", "--check-printed", "--digits", "3"]);
+    assert_eq!(r["counts"]["compilations_failed"], 0, "{}\n{}", r["counts"], run.stdout);
+    for name in ["rhs", "t", "y", "path"] {
+        assert_ne!(knob(&r, name)["found"], "f64", "{name}: {}", run.stdout);
+    }
+    assert_eq!(r["final_check"]["meets_requirement"], true, "{}", r["final_check"]);
+    let applied = apply_in(&krate);
+    assert!(applied.status.success(), "{}", String::from_utf8_lossy(&applied.stderr));
+    assert!(cargo_run(&krate).starts_with("y(0.0) = 1.0000000000"));
+}
+
+#[test]
 fn floats_printed_through_format_strings_are_checked_results() {
     // Issue 44 item 6: `format!` then `join`, the only way the program prints its floats: with
     // `--check-printed` the formatted values are the checked results (it "printed no float"

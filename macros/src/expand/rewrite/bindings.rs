@@ -21,13 +21,28 @@ impl Rewriter {
         self.scopes.iter().rev().find_map(|s| s.get(name).copied())
     }
 
-    pub(super) fn binding_of_type(&self, ty: &Type) -> Binding {
+    pub(super) fn binding_of_type(&mut self, ty: &Type) -> Binding {
+        let generic = self.generic_callables.last();
+        let callable = fptune_syntax::callable_parameters(ty, &|name| generic.and_then(|g| g.get(name)).cloned()).map(|params| {
+            // A float taken by value is stored into, in every build: unlike the item's own
+            // functions' parameters (`generalize_knob_params`), a callable's cannot accept
+            // any float.
+            let stored = params.into_iter().map(|t| is_storable_float(&t, &self.cx.aliases).then_some(t)).collect();
+            self.callables.push(stored);
+            self.callables.len() - 1
+        });
         Binding {
             storable: is_storable_float(ty, &self.cx.aliases),
-            floaty: !fptune_syntax::float_leaves(ty, &self.cx.aliases).is_empty(),
+            floaty: callable.is_none() && !fptune_syntax::float_leaves(ty, &self.cx.aliases).is_empty(),
             inferred: false,
             open: false,
+            callable,
         }
+    }
+
+    /// The float parameters of the callable `name` is bound to, if it is one.
+    pub(super) fn callable(&self, name: &str) -> Option<Vec<Option<Type>>> {
+        self.lookup(name)?.callable.map(|i| self.callables[i].clone())
     }
 
     /// Binds every name of an untyped closure parameter's pattern as [`Binding::open`].

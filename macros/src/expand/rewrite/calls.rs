@@ -29,7 +29,13 @@ impl Rewriter {
         if is_swap {
             *call.func = parse_quote_spanned!(span=> ::fptune::__rt::swap);
         }
-        let params = name.and_then(|n| self.cx.fns.get(&n).cloned());
+        // A callable bound in scope (`f: impl Fn(f64) -> f64`, then `f(x)`) before the item's
+        // function of the same name, which it shadows.
+        let local = match &*call.func {
+            Expr::Path(p) => p.path.get_ident().and_then(|id| self.callable(&id.to_string())),
+            _ => None,
+        };
+        let params = local.or_else(|| name.and_then(|n| self.cx.fns.get(&n).cloned()));
         self.rewrite_call_args(params.as_ref(), &mut call.args);
     }
 

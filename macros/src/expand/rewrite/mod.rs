@@ -36,6 +36,10 @@ struct Binding {
     /// operation on it skips the dispatch's first level, two operands of one native type
     /// (`__rt::SameMul`), which would take it for the other operand's type.
     open: bool,
+    /// A callable (`impl Fn(f64) -> f64`, `&dyn Fn(..)`, `fn(..)`, a type parameter bounded by
+    /// `Fn(..)`): the index in [`Rewriter::callables`] of its parameters' types, so that a call
+    /// of it stores its arguments as a call of one of the item's functions does.
+    callable: Option<usize>,
 }
 
 pub(super) struct Rewriter {
@@ -47,11 +51,25 @@ pub(super) struct Rewriter {
     returns: Vec<Option<Option<Type>>>,
     /// `#[fptune::tune(printed)]`: the arguments of printing macros are recorded.
     pub(super) printed: bool,
+    /// The parameters of the callables bound in scope ([`Binding::callable`]): each float one
+    /// taken by value, with its type.
+    callables: Vec<Vec<Option<Type>>>,
+    /// For each enclosing function: its type parameters bounded by a callable, with the
+    /// bound's parameter types (`F: Fn(f64) -> f64`, also in a `where` clause).
+    generic_callables: Vec<HashMap<String, Vec<Type>>>,
 }
 
 impl Rewriter {
     pub(super) fn new(cx: Context, stochastic: bool) -> Rewriter {
-        Rewriter { cx, stochastic, scopes: vec![HashMap::new()], returns: Vec::new(), printed: false }
+        Rewriter {
+            cx,
+            stochastic,
+            scopes: vec![HashMap::new()],
+            returns: Vec::new(),
+            printed: false,
+            callables: Vec::new(),
+            generic_callables: Vec::new(),
+        }
     }
 
     /// The tuner's elaborated literal where no operator takes it (an argument, a field, a tuple):
@@ -73,6 +91,9 @@ impl Rewriter {
 
     fn fn_body(&mut self, sig: &syn::Signature, block: &mut Block) {
         self.scopes.push(HashMap::new());
+        let mut generic = self.generic_callables.last().cloned().unwrap_or_default();
+        generic.extend(callable_type_parameters(&sig.generics));
+        self.generic_callables.push(generic);
         for input in &sig.inputs {
             if let FnArg::Typed(pt) = input {
                 let b = self.binding_of_type(&pt.ty);
@@ -89,12 +110,40 @@ impl Rewriter {
             self.store_block(block, Some(ty));
         }
         self.returns.pop();
+        self.generic_callables.pop();
         self.scopes.pop();
         // `half`'s 16-bit types lack most of `f64`'s method set (`sqrt`, `sin`, `abs`, ..):
         // `HalfMath` gives it to them (computed in `f32`, rounded to nearest), so a knob lowered
         // to 16 bits keeps compiling. Every other float has these methods of its own, which win.
         block.stmts.insert(0, parse_quote!(#[allow(unused_imports)] use ::fptune::__rt::HalfMath as _;));
     }
+}
+
+/// The type parameters of `generics` bounded by a callable (`F: Fn(f64) -> f64`, inline or in
+/// the `where` clause), with the bound's parameter types.
+fn callable_type_parameters(generics: &syn::Generics) -> HashMap<String, Vec<Type>> {
+    let mut out = HashMap::new();
+    let bound = |bounds: &syn::punctuated::Punctuated<syn::TypeParamBound, syn::Token![+]>| {
+        bounds.iter().find_map(|b| match b {
+            syn::TypeParamBound::Trait(t) => fptune_syntax::fn_arguments(&t.path),
+            _ => None,
+        })
+    };
+    for p in generics.type_params() {
+        if let Some(params) = bound(&p.bounds) {
+            out.insert(p.ident.to_string(), params);
+        }
+    }
+    for pred in generics.where_clause.iter().flat_map(|w| &w.predicates) {
+        if let syn::WherePredicate::Type(t) = pred {
+            if let (Type::Path(p), Some(params)) = (&t.bounded_ty, bound(&t.bounds)) {
+                if let Some(id) = p.path.get_ident() {
+                    out.insert(id.to_string(), params);
+                }
+            }
+        }
+    }
+    out
 }
 
 pub(super) fn wrap_dispatch(span: Span, body: TokenStream) -> Expr {
@@ -239,6 +288,7 @@ impl VisitMut for Rewriter {
                 floaty: literal_init,
                 inferred: l.init.is_some(),
                 open: open_init,
+                callable: None,
             },
         };
         self.bind_pat(&l.pat, b);
