@@ -217,7 +217,8 @@ impl Discoverer {
                     }
                     match &*pt.pat {
                         Pat::Ident(pi) => {
-                            self.add(&pi.ident, KnobKind::Param, &pt.ty, marker, pi.ident.span());
+                            let ty = crate::declared_type(&pt.ty, sig);
+                            self.add(&pi.ident, KnobKind::Param, &ty, marker, pi.ident.span());
                         }
                         other => self.errors.push(syn::Error::new(
                             other.span(),

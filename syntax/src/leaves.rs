@@ -232,6 +232,40 @@ pub fn callable_parameters(ty: &Type, generic: &dyn Fn(&str) -> Option<Vec<Type>
     }
 }
 
+/// The type whose floats a function's parameter declares: its written type, or, for a type
+/// parameter bounded by a callable that this parameter alone names (`fn secant<G: Fn(f64) ->
+/// f64>(g: G, ..)`, also `&G` and in a `where` clause), that bound as `impl Fn(f64) -> f64`: its
+/// floats are the parameter's, as they are of `g: impl Fn(f64) -> f64`.
+pub fn declared_type<'a>(ty: &'a Type, sig: &syn::Signature) -> std::borrow::Cow<'a, Type> {
+    use std::borrow::Cow;
+    let mut inner = ty;
+    while let Type::Reference(r) = inner {
+        inner = &r.elem;
+    }
+    let Type::Path(p) = inner else { return Cow::Borrowed(ty) };
+    let Some(name) = p.path.get_ident() else { return Cow::Borrowed(ty) };
+    let fn_bound = |bounds: &syn::punctuated::Punctuated<syn::TypeParamBound, syn::Token![+]>| {
+        bounds.iter().find(|b| matches!(b, syn::TypeParamBound::Trait(t) if fn_arguments(&t.path).is_some())).cloned()
+    };
+    let inline = sig.generics.type_params().filter(|t| &t.ident == name).find_map(|t| fn_bound(&t.bounds));
+    let bound = inline.or_else(|| {
+        sig.generics.where_clause.iter().flat_map(|w| &w.predicates).find_map(|pred| match pred {
+            syn::WherePredicate::Type(t) if matches!(&t.bounded_ty, Type::Path(b) if b.path.is_ident(name)) => fn_bound(&t.bounds),
+            _ => None,
+        })
+    });
+    let Some(bound) = bound else { return Cow::Borrowed(ty) };
+    // Named by one parameter only (and not the result): the bound's floats are that
+    // parameter's alone.
+    let named = |t: &Type| quote::ToTokens::to_token_stream(t).into_iter().any(|tok| matches!(tok, proc_macro2::TokenTree::Ident(i) if &i == name));
+    let uses = sig.inputs.iter().filter(|a| matches!(a, syn::FnArg::Typed(pt) if named(&pt.ty))).count();
+    let in_result = matches!(&sig.output, syn::ReturnType::Type(_, t) if named(t));
+    if uses != 1 || in_result {
+        return Cow::Borrowed(ty);
+    }
+    Cow::Owned(Type::ImplTrait(syn::TypeImplTrait { impl_token: Default::default(), bounds: std::iter::once(bound).collect() }))
+}
+
 /// `Fn(f64, f64) -> f64` (also `FnMut`, `FnOnce`, a path to them): its parameter types.
 pub fn fn_arguments(path: &syn::Path) -> Option<Vec<Type>> {
     let last = path.segments.last()?;
@@ -321,6 +355,20 @@ mod tests {
         for written in ["Vec<f64>", "f64", "Box<f64>", "G"] {
             let ty: Type = syn::parse_str(written).expect("type parses");
             assert!(callable_parameters(&ty, &generic).is_none(), "{written}");
+        }
+    }
+
+    #[test]
+    fn a_parameter_of_a_type_bounded_by_a_callable_declares_the_bounds_floats() {
+        let sig: syn::Signature = syn::parse_str("fn secant<G: Fn(f64) -> f64, H>(g: &G, h: H, x: f64) -> f64 where H: FnMut(f32) -> f32").expect("signature");
+        let params: Vec<Type> = sig.inputs.iter().filter_map(|a| match a { syn::FnArg::Typed(pt) => Some((*pt.ty).clone()), _ => None }).collect();
+        let leaves: Vec<usize> = params.iter().map(|t| float_leaves(&declared_type(t, &sig), &BTreeSet::new()).len()).collect();
+        assert_eq!(leaves, [2, 2, 1]);
+        // Two parameters of one type parameter, or the result: the bound is no one's.
+        for written in ["fn f<G: Fn(f64) -> f64>(a: G, b: G)", "fn f<G: Fn(f64) -> f64>(a: G) -> G"] {
+            let sig: syn::Signature = syn::parse_str(written).expect("signature");
+            let Some(syn::FnArg::Typed(pt)) = sig.inputs.first() else { panic!() };
+            assert!(float_leaves(&declared_type(&pt.ty, &sig), &BTreeSet::new()).is_empty(), "{written}");
         }
     }
 

@@ -209,7 +209,7 @@ impl Marker<'_> {
     fn signature(&mut self, sig: &syn::Signature, at: Option<usize>) {
         for input in &sig.inputs {
             if let syn::FnArg::Typed(pt) = input {
-                if matches!(&*pt.pat, syn::Pat::Ident(_)) && self.knob_type(&pt.ty) {
+                if matches!(&*pt.pat, syn::Pat::Ident(_)) && self.knob_type(&fptune_syntax::declared_type(&pt.ty, sig)) {
                     self.insert(self.item_start(&pt.attrs, pt.pat.span()), "#[tune] ");
                 }
             }

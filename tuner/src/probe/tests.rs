@@ -664,3 +664,26 @@ fn a_closure_given_where_a_fn_pointer_is_expected_couples_by_its_signature() {
     let c = couplings(&[diag(CLOSURE_AS_FN_POINTER, "src/main.rs", 18)], &knobs(8));
     assert_eq!(c.pairs.iter().map(|p| p.knobs).collect::<Vec<_>>(), [(6, 7)], "{c:?}");
 }
+
+const CLOSURE_SIGNATURE: &str = r##"error[E0631]: type mismatch in closure arguments
+  --> src/main.rs:45:172
+   |
+45 | fn derivative(f: fn(::fptune::__rt::Probe<f64, ::fptune::__rt::Id<25>>) -> ::fptune::__rt::Probe<f64, ::fptune::__rt::Id<25>>) -> impl Fn(::fptune::__rt::Probe<f64, ::fptune::__rt::Id<26>>) -> ::fptune::__rt::Probe<f64, ::fptune::__rt::Id<26>> {
+   |                                                                                                                                   ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
+46 |     move |x: ::fptune::__rt::Probe<f64, ::fptune::__rt::Id<27>>| (f(x + 1e-3) - f(x - 1e-3)) / 2e-3
+   |     --------------------------------------------------------------------------------------------
+   |     |
+   |     found signature defined here
+   |     return type was inferred to be `{closure@src/main.rs:46:5: 46:73}` here
+   |
+   = note: expected closure signature `fn(fptune::__rt::Probe<_, fptune::__rt::Id<26>>) -> _`
+              found closure signature `fn(fptune::__rt::Probe<_, fptune::__rt::Id<27>>) -> _`
+
+"##;
+
+#[test]
+fn a_closure_signature_mismatch_pairs_its_parameters() {
+    let c = couplings(&[diag(CLOSURE_SIGNATURE, "src/main.rs", 45)], &knobs(30));
+    assert_eq!(c.pairs.iter().map(|p| p.knobs).collect::<Vec<_>>(), [(26, 27)], "{c:?}");
+    assert!(c.pinned.is_empty(), "{c:?}");
+}
