@@ -264,9 +264,9 @@ impl Marker<'_> {
             }
             fn visit_expr_closure(&mut self, c: &'ast syn::ExprClosure) {
                 // A closure's parameter whose float type is written (by the user, or by the
-                // elaboration), where the closure is no call's argument (a call's closure takes
-                // its parameters' types from the callee: `fold`'s accumulator is its initial
-                // value's, a `map`'s the items').
+                // elaboration), where the closure is no method's argument (a method's closure
+                // takes its parameters' types from the receiver: `fold`'s accumulator is its
+                // initial value's, a `map`'s the items').
                 for input in &c.inputs {
                     if let syn::Pat::Type(pt) = input {
                         if self.0.named_floats(&pt.pat, &pt.ty) && !skipped(&pt.attrs) {
@@ -293,8 +293,12 @@ impl Marker<'_> {
                 self.arguments(&m.args);
             }
             fn visit_expr_call(&mut self, c: &'ast syn::ExprCall) {
-                self.visit_expr(&c.func);
-                self.arguments(&c.args);
+                // A function's closure argument whose parameter types are written
+                // (`simpson(|t: f64| .., a, b)`) is marked: the function is usually the
+                // crate's own, whose callable parameter is a knob the closure shares a type
+                // with (the probe says so). A method's (`map`, `fold`, an iterator's adapters)
+                // takes its types from the items and the initial value.
+                syn::visit::visit_expr_call(self, c);
             }
             fn visit_expr_cast(&mut self, c: &'ast syn::ExprCast) {
                 // `n as f64`: the float type the value is converted to is a declaration too
