@@ -362,6 +362,12 @@ impl<'ast> Visit<'ast> for Discoverer {
         syn::visit::visit_expr(self, e);
     }
 
+    fn visit_macro(&mut self, m: &'ast syn::Macro) {
+        for arg in crate::expression_args(m).iter().flatten() {
+            <Self as Visit<'_>>::visit_expr(self, arg);
+        }
+    }
+
     fn visit_path(&mut self, p: &'ast syn::Path) {
         for seg in &p.segments {
             if let syn::PathArguments::AngleBracketed(a) = &seg.arguments {
@@ -465,6 +471,13 @@ mod tests {
         let closure = |n: &str| (n.to_string(), KnobKind::Closure);
         assert_eq!(found, [closure("t"), closure("a"), closure("b")]);
         assert_eq!(d.errors.len(), 1, "a slice pattern is no knob: {:?}", d.errors);
+    }
+
+    #[test]
+    fn a_closure_parameter_in_an_expression_macros_arguments_is_a_knob() {
+        let d = knobs("fn f() { let v = vec![P { f: Box::new(|#[tune] x: f64| x) }]; println!(\"{}\", (|#[tune] y: f32| y)(1.0)); }");
+        let found: Vec<&str> = d.knobs.iter().map(|k| k.name.as_str()).collect();
+        assert_eq!(found, ["x", "y"]);
     }
 
     #[test]

@@ -20,3 +20,16 @@ pub const APPROX_MACROS: [&str; 12] = [
     "relative_eq", "relative_ne", "abs_diff_eq", "abs_diff_ne", "ulps_eq", "ulps_ne", "assert_relative_eq",
     "assert_relative_ne", "assert_abs_diff_eq", "assert_abs_diff_ne", "assert_ulps_eq", "assert_ulps_ne",
 ];
+
+/// The arguments of a call of one of [`EXPRESSION_MACROS`], parsed as expressions (`None` for any
+/// other macro, or arguments that are not a comma-separated list: `vec![x; n]`). Their
+/// declarations (a closure's parameters in `vec![Problem { f: Box::new(|x: f64| ..) }]`) are the
+/// item's like any other's.
+pub fn expression_args(mac: &syn::Macro) -> Option<syn::punctuated::Punctuated<syn::Expr, syn::Token![,]>> {
+    let name = mac.path.segments.last()?.ident.to_string();
+    if !EXPRESSION_MACROS.contains(&name.as_str()) {
+        return None;
+    }
+    let parser = syn::punctuated::Punctuated::<syn::Expr, syn::Token![,]>::parse_terminated;
+    syn::parse::Parser::parse2(parser, mac.tokens.clone()).ok()
+}

@@ -23,7 +23,7 @@ mod marker;
 mod rewrite;
 
 pub use discover::{discover, named_parts, tuned_aliases, Discovery, Top, Untyped};
-pub use expression_macros::{APPROX_MACROS, EXPRESSION_MACROS};
+pub use expression_macros::{expression_args, APPROX_MACROS, EXPRESSION_MACROS};
 pub use file::{discover_file, item_attrs};
 pub use format::FloatFormat;
 pub use knob::{type_text, Knob, KnobKind};

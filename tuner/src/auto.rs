@@ -300,6 +300,13 @@ impl Marker<'_> {
                 // takes its types from the items and the initial value.
                 syn::visit::visit_expr_call(self, c);
             }
+            fn visit_macro(&mut self, m: &'ast syn::Macro) {
+                // `vec![P { f: Box::new(|x: f64| ..) }]`: an expression macro's arguments are
+                // code like any other.
+                for arg in fptune_syntax::expression_args(m).iter().flatten() {
+                    <Self as Visit<'_>>::visit_expr(self, arg);
+                }
+            }
             fn visit_expr_cast(&mut self, c: &'ast syn::ExprCast) {
                 // `n as f64`: the float type the value is converted to is a declaration too
                 // (natively it may follow what the value meets: `(i as f64 * h).sin()` stored

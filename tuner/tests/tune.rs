@@ -1063,6 +1063,23 @@ fn a_callables_floats_and_a_tuple_patterns_names_are_knobs() {
 }
 
 #[test]
+fn callables_held_in_fields_and_closures_inside_vec_are_knobs() {
+    // `f: Box<dyn Fn(f64) -> f64>`, `df: fn(f64) -> f64`, called `(self.f)(x)`, and the closures
+    // given to them inside `vec![..]` (whose parameters no knob held: the single build did not
+    // compile, and every knob they met stayed `f64`).
+    let (_dir, krate, run, r) = tuned_fixture("eco_callable_table", &["--auto", "--check-printed", "--digits", "3"]);
+    assert_eq!(r["counts"]["compilations_failed"], 0, "{}\n{}", r["counts"], run.stdout);
+    assert!(!run.stderr.contains("no single build"), "{}", run.stderr);
+    for name in ["f", "df", "x"] {
+        assert_ne!(knob(&r, name)["found"], "f64", "{name}: {}", run.stdout);
+    }
+    assert_eq!(r["final_check"]["meets_requirement"], true, "{}", r["final_check"]);
+    let applied = apply_in(&krate);
+    assert!(applied.status.success(), "{}", String::from_utf8_lossy(&applied.stderr));
+    assert!(cargo_run(&krate).starts_with("cube: 1.2"));
+}
+
+#[test]
 fn floats_printed_through_format_strings_are_checked_results() {
     // Issue 44 item 6: `format!` then `join`, the only way the program prints its floats: with
     // `--check-printed` the formatted values are the checked results (it "printed no float"

@@ -65,6 +65,16 @@ pub(super) fn strip_markers(item: &mut Item, sites_only: bool) {
             strip(&mut t.attrs);
             visit_mut::visit_item_type_mut(self, t);
         }
+        // Markers in an expression macro's arguments (`vec![P { f: Box::new(|#[tune] x: f64|
+        // ..) }]`): knobs like any other.
+        fn visit_macro_mut(&mut self, m: &mut syn::Macro) {
+            if let Some(mut args) = fptune_syntax::expression_args(m) {
+                for arg in args.iter_mut() {
+                    self.visit_expr_mut(arg);
+                }
+                m.tokens = quote::ToTokens::into_token_stream(args);
+            }
+        }
         fn visit_impl_item_type_mut(&mut self, t: &mut syn::ImplItemType) {
             strip(&mut t.attrs);
             visit_mut::visit_impl_item_type_mut(self, t);
