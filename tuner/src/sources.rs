@@ -369,6 +369,16 @@ fn named_edits(sources: &mut Sources, built: &cargo::BuildResult) -> BTreeMap<St
             .or_else(|| s.placed.iter().rposition(|&(ps, pe)| line_start <= ps && pe <= a))
             .or_else(|| (0..s.placed.len()).filter(|&i| marker(i) && s.placed[i].1 <= a).max_by_key(|&i| s.placed[i].1))
             .map_or_else(|| (0..s.placed.len()).collect(), |i| vec![i]);
+        // A call written `typed_by_place!(..)` is two insertions: both go, or neither.
+        let opening = |i: usize| matches!(kinds.get(i), Some((edit, Written::PlaceTyped)) if edit.text != ")");
+        let hit: Vec<usize> = hit
+            .into_iter()
+            .flat_map(|i| match kinds.get(i) {
+                Some((_, Written::PlaceTyped)) if opening(i) => vec![i, i + 1],
+                Some((_, Written::PlaceTyped)) if i > 0 && opening(i - 1) => vec![i - 1, i],
+                _ => vec![i],
+            })
+            .collect();
         sources.dropped.push(format!("{}: {e}", span.place()));
         drop.entry(span.file.clone()).or_default().extend(hit);
     }

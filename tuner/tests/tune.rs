@@ -1030,6 +1030,10 @@ fn a_call_typed_by_its_place_keeps_its_knobs_and_the_applied_crate_runs() {
     assert!(applied.status.success(), "{}", String::from_utf8_lossy(&applied.stderr));
     let text = std::fs::read_to_string(krate.join("src/main.rs")).expect("main.rs");
     assert!(text.contains("::fptune::typed_by_place!(cfg.get(\"h\"))"), "{text}");
+    // Two in one tuple (`let (lo, hi): (f64, f64) = (cfg.get("h"), cfg.get("x0"))`): the tuple
+    // is stored part by part, and neither call was written half (an unbalanced `)` before).
+    assert_eq!(r["counts"]["compilations_failed"], 0, "{}", r["counts"]);
+    assert!(knob(&r, "lo")["found"].is_string() && knob(&r, "hi")["found"].is_string(), "{}", run.stdout);
     assert!(cargo_run(&krate).starts_with("x = 1.02"));
 }
 
