@@ -291,23 +291,19 @@ elem_lit_traits! {
 #[allow(unused_macros)]
 macro_rules! elem_lit_impls {
     ([$($g:tt)*] $t:ty) => {
-        $crate::rt::elem_lit_impls!(@ [$($g)*] $t; __fp_add, Add, add: ElemAddLit LitAddElem);
-        $crate::rt::elem_lit_impls!(@ [$($g)*] $t; __fp_sub, Sub, sub: ElemSubLit LitSubElem);
-        $crate::rt::elem_lit_impls!(@ [$($g)*] $t; __fp_mul, Mul, mul: ElemMulLit LitMulElem);
-        $crate::rt::elem_lit_impls!(@ [$($g)*] $t; __fp_div, Div, div: ElemDivLit LitDivElem);
+        $crate::rt::elem_lit_impls!(elem [$($g)*] $t);
     };
-    (@ [$($g:tt)*] $t:ty; $m:ident, $Op:ident, $op:ident: $Right:ident $Left:ident) => {
-        impl<$($g)*> $crate::rt::$Right for &&$crate::rt::Pair<$t, $crate::rt::Lit>
-        where
-            $t: $crate::rt::Elements + ::core::ops::$Op<<$t as $crate::rt::Elements>::Elem>,
-        {
-            type Out = <$t as ::core::ops::$Op<<$t as $crate::rt::Elements>::Elem>>::Output;
-            #[inline(always)]
-            fn $m(&self) -> Self::Out {
-                let (a, l) = self.take();
-                ::core::ops::$Op::$op(a, <<$t as $crate::rt::Elements>::Elem as $crate::rt::FromLit>::from_lit(l))
-            }
-        }
+    // `left` says how the literal, made an element, goes on the left: `elem`, as the element
+    // type itself (`2.0 * z` of num-complex, defined for every element type); `scalar_left`,
+    // through `ScalarLeft` (ndarray and nalgebra define `2.0 * &a` for primitive elements only).
+    ($left:ident [$($g:tt)*] $t:ty) => {
+        $crate::rt::elem_lit_impls!(@ $left [$($g)*] $t; __fp_add, Add, add: ElemAddLit LitAddElem);
+        $crate::rt::elem_lit_impls!(@ $left [$($g)*] $t; __fp_sub, Sub, sub: ElemSubLit LitSubElem);
+        $crate::rt::elem_lit_impls!(@ $left [$($g)*] $t; __fp_mul, Mul, mul: ElemMulLit LitMulElem);
+        $crate::rt::elem_lit_impls!(@ $left [$($g)*] $t; __fp_div, Div, div: ElemDivLit LitDivElem);
+    };
+    (@ elem [$($g:tt)*] $t:ty; $m:ident, $Op:ident, $op:ident: $Right:ident $Left:ident) => {
+        $crate::rt::elem_lit_impls!(@right [$($g)*] $t; $m, $Op, $op: $Right);
         impl<$($g)*> $crate::rt::$Left for &&$crate::rt::Pair<$crate::rt::Lit, $t>
         where
             $t: $crate::rt::Elements,
@@ -318,6 +314,35 @@ macro_rules! elem_lit_impls {
             fn $m(&self) -> Self::Out {
                 let (l, b) = self.take();
                 ::core::ops::$Op::$op(<<$t as $crate::rt::Elements>::Elem as $crate::rt::FromLit>::from_lit(l), b)
+            }
+        }
+    };
+    (@ scalar_left [$($g:tt)*] $t:ty; $m:ident, $Op:ident, $op:ident: $Right:ident $Left:ident) => {
+        $crate::rt::elem_lit_impls!(@right [$($g)*] $t; $m, $Op, $op: $Right);
+        impl<$($g)*> $crate::rt::$Left for &&$crate::rt::Pair<$crate::rt::Lit, $t>
+        where
+            $t: $crate::rt::Elements,
+            $crate::rt::ScalarLeft<<$t as $crate::rt::Elements>::Elem>: ::core::ops::$Op<$t>,
+        {
+            type Out = <$crate::rt::ScalarLeft<<$t as $crate::rt::Elements>::Elem> as ::core::ops::$Op<$t>>::Output;
+            #[inline(always)]
+            fn $m(&self) -> Self::Out {
+                let (l, b) = self.take();
+                let s = $crate::rt::ScalarLeft(<<$t as $crate::rt::Elements>::Elem as $crate::rt::FromLit>::from_lit(l));
+                ::core::ops::$Op::$op(s, b)
+            }
+        }
+    };
+    (@right [$($g:tt)*] $t:ty; $m:ident, $Op:ident, $op:ident: $Right:ident) => {
+        impl<$($g)*> $crate::rt::$Right for &&$crate::rt::Pair<$t, $crate::rt::Lit>
+        where
+            $t: $crate::rt::Elements + ::core::ops::$Op<<$t as $crate::rt::Elements>::Elem>,
+        {
+            type Out = <$t as ::core::ops::$Op<<$t as $crate::rt::Elements>::Elem>>::Output;
+            #[inline(always)]
+            fn $m(&self) -> Self::Out {
+                let (a, l) = self.take();
+                ::core::ops::$Op::$op(a, <<$t as $crate::rt::Elements>::Elem as $crate::rt::FromLit>::from_lit(l))
             }
         }
     };

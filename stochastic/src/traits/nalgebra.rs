@@ -22,8 +22,8 @@ impl<T: Checkable + Scalar, R: Dim, C: Dim, S: RawStorage<T, R, C>> Checkable fo
     }
 }
 
-crate::rt::elem_lit_impls!([T: FromLit, R, C, S] Matrix<T, R, C, S>);
-crate::rt::elem_lit_impls!(['a, T: FromLit, R, C, S] &'a Matrix<T, R, C, S>);
+crate::rt::elem_lit_impls!(scalar_left [T: FromLit, R, C, S] Matrix<T, R, C, S>);
+crate::rt::elem_lit_impls!(scalar_left ['a, T: FromLit, R, C, S] &'a Matrix<T, R, C, S>);
 
 macro_rules! heal {
     ($Trait:ident, $method:ident) => {

@@ -31,8 +31,8 @@ where
     }
 }
 
-crate::rt::elem_lit_impls!([S: RawData, D] ArrayBase<S, D>);
-crate::rt::elem_lit_impls!(['a, S: RawData, D] &'a ArrayBase<S, D>);
+crate::rt::elem_lit_impls!(scalar_left [S: RawData, D] ArrayBase<S, D>);
+crate::rt::elem_lit_impls!(scalar_left ['a, S: RawData, D] &'a ArrayBase<S, D>);
 
 impl<F: Format> ScalarOperand for Stochastic<F> {}
 impl<F: Format, K: Ids> ScalarOperand for Probe<F, K> {}
@@ -130,6 +130,22 @@ mod scalar_left_tests {
         assert_eq!(q[1].samples(), [0.5; 3]);
         let p = scalar_left(s) * &a.view();
         assert_eq!(p[1].samples(), [8.0; 3]);
+    }
+
+    /// `2.0 * &a`, `1.0 - &a`: the literal takes the elements' type, on the left, through the
+    /// dispatch (ndarray has these for primitive scalars only).
+    #[test]
+    fn a_literal_on_the_left_of_an_array_takes_its_element_type() {
+        #[allow(unused_imports)]
+        use crate::rt::prelude::*;
+        let a = Array1::from_vec(vec![Sf64::new(1.0), Sf64::new(4.0)]);
+        let p = (&&&crate::rt::pair(crate::rt::Lit::new(2.0, 2.0), &a)).__fp_mul();
+        assert_eq!(p[1].samples(), [8.0; 3]);
+        let d = (&&&crate::rt::pair(crate::rt::Lit::new(1.0, 1.0), &a)).__fp_sub();
+        assert_eq!(d[1].samples(), [-3.0; 3]);
+        let n = Array1::from_vec(vec![1.0f32, 4.0]);
+        let q = (&&&crate::rt::pair(crate::rt::Lit::new(2.0, 2.0), &n)).__fp_div();
+        assert_eq!(q[1], 0.5f32);
     }
 
     /// `a.sum()` written as a fold's dispatch is the array's own sum.
