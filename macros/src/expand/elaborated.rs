@@ -49,6 +49,7 @@ impl VisitMut for SuffixedLiterals {
 /// `lit::<f64>` there fails to build where the field is lowered); so are a method's arguments,
 /// and literals the place types as a whole (`&mut 1.0`, `[0.5, 1.5]`, `vec![0.0; n]`). Where
 /// nothing gives one (a generic function's argument), the conversion writes `typed_lit::<T>`.
+/// So are the literals of an array a `for` loop iterates, and a method's literal receiver.
 /// The arguments of a method given a closure keep their type: a generic method
 /// (`fold(0.0, |acc, x| ..)`) would leave its closure untyped.
 pub(super) struct UntypedLiterals;
@@ -142,6 +143,21 @@ impl VisitMut for UntypedLiterals {
     fn visit_expr_struct_mut(&mut self, s: &mut syn::ExprStruct) {
         s.fields.iter_mut().for_each(|f| Self::untype(&mut f.expr));
         visit_mut::visit_expr_struct_mut(self, s);
+    }
+
+    // A literal array iterated (`for z in [(0.3, 0.2), ..] { tan(z) }`): its elements' type is
+    // the one the loop's body gives them, a knob's natively.
+    fn visit_expr_for_loop_mut(&mut self, f: &mut syn::ExprForLoop) {
+        let mut iterated = &mut *f.expr;
+        while let Expr::Paren(p) = iterated {
+            iterated = &mut *p.expr;
+        }
+        let whole = matches!(iterated, Expr::Array(_) | Expr::Repeat(_) | Expr::Reference(_))
+            || matches!(iterated, Expr::Macro(mm) if mm.mac.path.segments.last().is_some_and(|s| s.ident == "vec"));
+        if whole {
+            Self::untype(iterated);
+        }
+        visit_mut::visit_expr_for_loop_mut(self, f);
     }
 }
 
