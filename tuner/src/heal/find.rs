@@ -179,6 +179,15 @@ pub(super) fn widest_at(text: &str, range: (usize, usize)) -> (usize, usize) {
             }
             syn::visit::visit_expr(self, e);
         }
+        // An expression macro's arguments (`vec![s[1], -g * s[0]]`) are expressions too.
+        fn visit_macro(&mut self, m: &'ast syn::Macro) {
+            let parser = syn::punctuated::Punctuated::<syn::Expr, syn::Token![,]>::parse_terminated;
+            if let Ok(args) = syn::parse::Parser::parse2(parser, m.tokens.clone()) {
+                for a in &args {
+                    <Self as Visit<'_>>::visit_expr(self, a);
+                }
+            }
+        }
     }
     let Ok(file) = syn::parse_file(text) else { return range };
     let mut f = Finder { text, range, best: range };
@@ -196,7 +205,11 @@ pub(super) fn expression_at(text: &str, range: (usize, usize)) -> Option<()> {
         return None;
     }
     find_expr(text, range, |e, at| (at(e.span()) == Some(range)).then_some(()))
-        .or_else(|| (in_macro_tokens(text, range) && balanced(&text[range.0..range.1])).then_some(()))
+        .or_else(|| {
+            // In a macro's tokens, what parses as an expression (not a lone `-`).
+            let t = &text[range.0..range.1];
+            (in_macro_tokens(text, range) && balanced(t) && syn::parse_str::<syn::Expr>(t).is_ok()).then_some(())
+        })
 }
 
 /// Whether `range` lies in the tokens of a macro (a `macro_rules!` body, an invocation's
@@ -445,4 +458,17 @@ pub(super) fn receiver_of(text: &str, range: (usize, usize)) -> Option<(usize, u
         _ => None,
     })
     .or_else(|| in_macro_tokens(text, range).then(|| receiver_in_tokens(text, range)).flatten())
+}
+
+#[cfg(test)]
+mod macro_argument_tests {
+    #[test]
+    fn an_operation_in_a_macros_arguments_is_widened_from_its_first_token() {
+        let text = "fn f(g: f64, s: &[f64]) -> Vec<f64> { vec![s[1], -g * s[0]] }\n";
+        let minus = text.find("-g").expect("minus");
+        let wide = super::widest_at(text, (minus, minus + 1));
+        assert_eq!(&text[wide.0..wide.1], "-g * s[0]");
+        assert!(super::expression_at(text, (minus, minus + 1)).is_none(), "a lone `-` is no expression");
+        assert!(super::expression_at(text, wide).is_some());
+    }
 }
