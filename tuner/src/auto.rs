@@ -286,7 +286,11 @@ impl Marker<'_> {
                 syn::visit::visit_path(self, p);
             }
             fn visit_expr_method_call(&mut self, m: &'ast syn::ExprMethodCall) {
-                if let Some(t) = &m.turbofish {
+                // `iter.sum::<f64>()`, `product::<f64>()`: a float sum is in the items'
+                // format (the conversion's fold), so the type named is no declaration: a
+                // knob there would be reported lowered while changing nothing.
+                let folds = m.method == "sum" || m.method == "product";
+                if let Some(t) = m.turbofish.as_ref().filter(|_| !folds) {
                     self.0.instantiations(t);
                 }
                 self.visit_expr(&m.receiver);
@@ -374,8 +378,9 @@ mod tests {
         assert!(out.contains("#[cfg(test)]\nmod tests { fn t(x: f64) {} }"), "{out}");
         let text = "fn k() { let s = |t: f64| t * t; let r = v.iter().map(|x: f64| x).fold(0.0, |a: f64, x: f64| a + x); }\n";
         let out = splice(text, &markers(text)).expect("edits").text;
-        let turbofish = "fn k() { let y = integrate::<f64>(1.0); let u: f64 = rng.gen::<f64>(); let r = Rule::<f64> { w: 0.5 }; let v: Vec<f64> = Vec::new(); }\n";
+        let turbofish = "fn k() { let y = integrate::<f64>(1.0); let u: f64 = rng.gen::<f64>(); let r = Rule::<f64> { w: 0.5 }; let v: Vec<f64> = Vec::new(); let s = v.iter().sum::<f64>(); }\n";
         let out2 = splice(turbofish, &markers(turbofish)).expect("edits").text;
+        assert!(out2.contains(".sum::<f64>()"), "a sum is in its items' format: {out2}");
         assert!(out2.contains("integrate::<::fptune::knob!(f64)>(1.0)") && out2.contains("rng.gen::<::fptune::knob!(f64)>()"), "{out2}");
         assert!(out2.contains("Rule::<::fptune::knob!(f64)> { w: 0.5 }") && out2.contains("#[tune] let v: Vec<f64> = Vec::new();"), "{out2}");
         let casts = "type Real = f64;\nfn k(n: usize) -> f64 { let h = 1.0 / (n as f64); let r = n as Real; (0..n).map(|i| (i as f64 * h).sin()).sum() }\n";
