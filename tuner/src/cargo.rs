@@ -414,7 +414,12 @@ impl fmt::Display for Diagnostic {
         }
         write!(f, ": {}", self.message)?;
         if let Some(span) = self.primary() {
-            write!(f, " at {}", span.place())?;
+            // In another crate's file (a macro of approx's, ndarray's expanding there): the
+            // package's own line that calls the macro, which the user can read.
+            match span.call_site.as_deref().filter(|_| std::path::Path::new(&span.file).is_absolute()) {
+                Some(call) => write!(f, " at {} (in the expansion of `{}`)", call.place(), span.macro_name.as_deref().unwrap_or("a macro"))?,
+                None => write!(f, " at {}", span.place())?,
+            }
         }
         Ok(())
     }
@@ -664,6 +669,22 @@ pub fn metadata(manifest_path: &Path, no_deps: bool) -> Result<cargo_metadata::M
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn an_error_in_another_crates_macro_is_placed_at_the_users_call() {
+        let call = Span { file: "src/main.rs".into(), line: 14, column: 5, line_end: 14, column_end: 40, primary: false, label: None, macro_name: None, byte_start: None, byte_end: None, call_site: None };
+        let inside = Span {
+            file: "/root/.cargo/registry/src/index/approx-0.5.1/src/macros.rs".into(),
+            primary: true,
+            macro_name: Some("assert_relative_eq!".into()),
+            call_site: Some(Box::new(call.clone())),
+            ..call.clone()
+        };
+        let d = Diagnostic { level: "error".into(), message: "mismatched types".into(), code: Some("E0308".into()), rendered: None, spans: vec![inside], children: Vec::new() };
+        assert_eq!(d.to_string(), "error[E0308]: mismatched types at src/main.rs:14:5 (in the expansion of `assert_relative_eq!`)");
+        let own = Diagnostic { spans: vec![Span { primary: true, ..call }], ..d };
+        assert_eq!(own.to_string(), "error[E0308]: mismatched types at src/main.rs:14:5");
+    }
+
     use super::*;
     use pretty_assertions::assert_eq;
 
