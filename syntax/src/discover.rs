@@ -171,6 +171,19 @@ impl Discoverer {
         });
     }
 
+    /// A knob per float name of a typed pattern ([`named_parts`]), or `refusal` at a pattern
+    /// that names none that way.
+    fn add_named_parts(&mut self, pt: &syn::PatType, kind: KnobKind, marker: Option<Marker>, refusal: &str) {
+        match named_parts(&pt.pat, &pt.ty, &self.aliases) {
+            Ok(parts) => {
+                for (ident, ty) in parts {
+                    self.add(ident, kind, ty, marker.clone(), ident.span());
+                }
+            }
+            Err(at) => self.errors.push(syn::Error::new(at, refusal)),
+        }
+    }
+
     fn check_groups(&mut self) {
         let mut first: BTreeMap<&str, &Knob> = BTreeMap::new();
         let mut errors = Vec::new();
@@ -328,18 +341,13 @@ impl<'ast> Visit<'ast> for Discoverer {
         let marker = self.marker_of(&local.attrs);
         if marker.is_some() {
             match &local.pat {
-                Pat::Type(pt) => match named_parts(&pt.pat, &pt.ty, &self.aliases) {
-                    Ok(parts) => {
-                        for (ident, ty) in parts {
-                            self.add(ident, KnobKind::Let, ty, marker.clone(), ident.span());
-                        }
-                    }
-                    Err(other) => self.errors.push(syn::Error::new(
-                        other,
-                        "a knob is a named variable, or a tuple of them with the tuple's type written: \
-                         write `#[tune] let name: f64 = ...` or `#[tune] let (a, b): (f64, f64) = ...`",
-                    )),
-                },
+                Pat::Type(pt) => self.add_named_parts(
+                    pt,
+                    KnobKind::Let,
+                    marker,
+                    "a knob is a named variable, or a tuple of them with the tuple's type written: \
+                     write `#[tune] let name: f64 = ...` or `#[tune] let (a, b): (f64, f64) = ...`",
+                ),
                 Pat::Ident(pi) => {
                     let start = pi.ident.span().start();
                     self.untyped.push(Untyped {
@@ -398,18 +406,13 @@ impl<'ast> Visit<'ast> for Discoverer {
             if marker.is_none() {
                 continue;
             }
-            match named_parts(&pt.pat, &pt.ty, &self.aliases) {
-                Ok(parts) => {
-                    for (ident, ty) in parts {
-                        self.add(ident, KnobKind::Closure, ty, marker.clone(), ident.span());
-                    }
-                }
-                Err(other) => self.errors.push(syn::Error::new(
-                    other,
-                    "a knob is a named parameter, or a tuple of them with the tuple's type written: \
-                     write `|#[tune] name: f64| ..` or `|#[tune] (a, b): (f64, f64)| ..`",
-                )),
-            }
+            self.add_named_parts(
+                pt,
+                KnobKind::Closure,
+                marker,
+                "a knob is a named parameter, or a tuple of them with the tuple's type written: \
+                 write `|#[tune] name: f64| ..` or `|#[tune] (a, b): (f64, f64)| ..`",
+            );
         }
         syn::visit::visit_expr_closure(self, c);
     }

@@ -244,17 +244,7 @@ pub fn declared_type<'a>(ty: &'a Type, sig: &syn::Signature) -> std::borrow::Cow
     }
     let Type::Path(p) = inner else { return Cow::Borrowed(ty) };
     let Some(name) = p.path.get_ident() else { return Cow::Borrowed(ty) };
-    let fn_bound = |bounds: &syn::punctuated::Punctuated<syn::TypeParamBound, syn::Token![+]>| {
-        bounds.iter().find(|b| matches!(b, syn::TypeParamBound::Trait(t) if fn_arguments(&t.path).is_some())).cloned()
-    };
-    let inline = sig.generics.type_params().filter(|t| &t.ident == name).find_map(|t| fn_bound(&t.bounds));
-    let bound = inline.or_else(|| {
-        sig.generics.where_clause.iter().flat_map(|w| &w.predicates).find_map(|pred| match pred {
-            syn::WherePredicate::Type(t) if matches!(&t.bounded_ty, Type::Path(b) if b.path.is_ident(name)) => fn_bound(&t.bounds),
-            _ => None,
-        })
-    });
-    let Some(bound) = bound else { return Cow::Borrowed(ty) };
+    let Some(bound) = callable_bounds(&sig.generics).remove(&name.to_string()) else { return Cow::Borrowed(ty) };
     // Named by one parameter only (and not the result): the bound's floats are that
     // parameter's alone.
     let named = |t: &Type| quote::ToTokens::to_token_stream(t).into_iter().any(|tok| matches!(tok, proc_macro2::TokenTree::Ident(i) if &i == name));
@@ -264,6 +254,30 @@ pub fn declared_type<'a>(ty: &'a Type, sig: &syn::Signature) -> std::borrow::Cow
         return Cow::Borrowed(ty);
     }
     Cow::Owned(Type::ImplTrait(syn::TypeImplTrait { impl_token: Default::default(), bounds: std::iter::once(bound).collect() }))
+}
+
+/// The type parameters of `generics` bounded by a callable (`F: Fn(f64) -> f64`, inline or in
+/// the `where` clause), each with that bound.
+pub fn callable_bounds(generics: &syn::Generics) -> std::collections::HashMap<String, syn::TypeParamBound> {
+    let fn_bound = |bounds: &syn::punctuated::Punctuated<syn::TypeParamBound, syn::Token![+]>| {
+        bounds.iter().find(|b| matches!(b, syn::TypeParamBound::Trait(t) if fn_arguments(&t.path).is_some())).cloned()
+    };
+    let mut out = std::collections::HashMap::new();
+    for p in generics.type_params() {
+        if let Some(b) = fn_bound(&p.bounds) {
+            out.entry(p.ident.to_string()).or_insert(b);
+        }
+    }
+    for pred in generics.where_clause.iter().flat_map(|w| &w.predicates) {
+        if let syn::WherePredicate::Type(t) = pred {
+            if let (Type::Path(p), Some(b)) = (&t.bounded_ty, fn_bound(&t.bounds)) {
+                if let Some(id) = p.path.get_ident() {
+                    out.entry(id.to_string()).or_insert(b);
+                }
+            }
+        }
+    }
+    out
 }
 
 /// `Fn(f64, f64) -> f64` (also `FnMut`, `FnOnce`, a path to them): its parameter types.

@@ -27,7 +27,7 @@ pub use expression_macros::{expression_args, APPROX_MACROS, EXPRESSION_MACROS};
 pub use file::{discover_file, item_attrs};
 pub use format::FloatFormat;
 pub use knob::{type_text, Knob, KnobKind};
-pub use leaves::{callable_parameters, custom_format, declared_type, fn_arguments, float_leaves, float_type, is_storable_float, primitive_path, Leaf};
+pub use leaves::{callable_bounds, callable_parameters, custom_format, declared_type, fn_arguments, float_leaves, float_type, is_storable_float, primitive_path, Leaf};
 pub use literals::{literal_args, suffixable_digits, too_large_for_f32};
 pub use marker::{is_marker, is_tune_attribute, knob_type_marker, parse_marker, stray_markers, Marker};
 pub use rewrite::{offset_of, rewrite_leaves};

@@ -106,6 +106,13 @@ pub(super) fn in_constant(text: &str, range: (usize, usize)) -> bool {
     f.found
 }
 
+/// A macro's arguments when they are a comma-separated list of expressions (any macro's: the
+/// heals look into the crate's own and foreign macros' calls alike).
+fn macro_args(m: &syn::Macro) -> Option<syn::punctuated::Punctuated<syn::Expr, syn::Token![,]>> {
+    let parser = syn::punctuated::Punctuated::<syn::Expr, syn::Token![,]>::parse_terminated;
+    syn::parse::Parser::parse2(parser, m.tokens.clone()).ok()
+}
+
 /// A span's byte range in the text being searched.
 pub(crate) type Place<'a> = &'a dyn Fn(proc_macro2::Span) -> Option<(usize, usize)>;
 
@@ -142,11 +149,8 @@ pub(crate) fn find_expr<T>(text: &str, range: (usize, usize), pick: impl Fn(&syn
             syn::visit::visit_expr(self, e);
         }
         fn visit_macro(&mut self, m: &'ast syn::Macro) {
-            let parser = syn::punctuated::Punctuated::<syn::Expr, syn::Token![,]>::parse_terminated;
-            if let Ok(args) = syn::parse::Parser::parse2(parser, m.tokens.clone()) {
-                for a in &args {
-                    self.visit_expr(a);
-                }
+            for a in macro_args(m).iter().flatten() {
+                self.visit_expr(a);
             }
         }
     }
@@ -181,11 +185,8 @@ pub(super) fn widest_at(text: &str, range: (usize, usize)) -> (usize, usize) {
         }
         // An expression macro's arguments (`vec![s[1], -g * s[0]]`) are expressions too.
         fn visit_macro(&mut self, m: &'ast syn::Macro) {
-            let parser = syn::punctuated::Punctuated::<syn::Expr, syn::Token![,]>::parse_terminated;
-            if let Ok(args) = syn::parse::Parser::parse2(parser, m.tokens.clone()) {
-                for a in &args {
-                    <Self as Visit<'_>>::visit_expr(self, a);
-                }
+            for a in macro_args(m).iter().flatten() {
+                <Self as Visit<'_>>::visit_expr(self, a);
             }
         }
     }

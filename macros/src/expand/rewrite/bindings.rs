@@ -233,7 +233,7 @@ fn pat_names(pat: &Pat) -> Vec<String> {
     names
 }
 
-fn strip_type_parens(ty: &Type) -> &Type {
+pub(super) fn strip_type_parens(ty: &Type) -> &Type {
     match ty {
         Type::Paren(p) => strip_type_parens(&p.elem),
         Type::Group(g) => strip_type_parens(&g.elem),

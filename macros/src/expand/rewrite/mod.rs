@@ -119,31 +119,15 @@ impl Rewriter {
     }
 }
 
-/// The type parameters of `generics` bounded by a callable (`F: Fn(f64) -> f64`, inline or in
-/// the `where` clause), with the bound's parameter types.
+/// The type parameters of `generics` bounded by a callable, with the bound's parameter types.
 fn callable_type_parameters(generics: &syn::Generics) -> HashMap<String, Vec<Type>> {
-    let mut out = HashMap::new();
-    let bound = |bounds: &syn::punctuated::Punctuated<syn::TypeParamBound, syn::Token![+]>| {
-        bounds.iter().find_map(|b| match b {
-            syn::TypeParamBound::Trait(t) => fptune_syntax::fn_arguments(&t.path),
+    fptune_syntax::callable_bounds(generics)
+        .into_iter()
+        .filter_map(|(name, bound)| match bound {
+            syn::TypeParamBound::Trait(t) => fptune_syntax::fn_arguments(&t.path).map(|params| (name, params)),
             _ => None,
         })
-    };
-    for p in generics.type_params() {
-        if let Some(params) = bound(&p.bounds) {
-            out.insert(p.ident.to_string(), params);
-        }
-    }
-    for pred in generics.where_clause.iter().flat_map(|w| &w.predicates) {
-        if let syn::WherePredicate::Type(t) = pred {
-            if let (Type::Path(p), Some(params)) = (&t.bounded_ty, bound(&t.bounds)) {
-                if let Some(id) = p.path.get_ident() {
-                    out.insert(id.to_string(), params);
-                }
-            }
-        }
-    }
-    out
+        .collect()
 }
 
 pub(super) fn wrap_dispatch(span: Span, body: TokenStream) -> Expr {

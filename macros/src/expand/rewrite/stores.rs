@@ -49,7 +49,7 @@ impl Rewriter {
             },
             // `(rng.random(), y0)` into `(f64, f64)`: each element on its own, so that one whose
             // type its place gives (`random()`) takes it from the tuple's type.
-            Expr::Tuple(t) if let Some(Type::Tuple(types)) = ty.map(strip_parens) && types.elems.len() == t.elems.len() => {
+            Expr::Tuple(t) if let Some(Type::Tuple(types)) = ty.map(super::bindings::strip_type_parens) && types.elems.len() == t.elems.len() => {
                 for (e, ety) in t.elems.iter_mut().zip(types.elems.iter()) {
                     if stored_type(ety, &self.cx.aliases) {
                         self.store_tail(e, Some(ety));
@@ -221,14 +221,6 @@ fn shape(ty: &Type, aliases: &BTreeSet<String>) -> Type {
 /// `(usize, f64)`: no `Store` converts it whole, so a tuple expression stored into it is stored
 /// element by element.
 /// Returns the tuple type, through parentheses.
-fn strip_parens(ty: &Type) -> &Type {
-    match ty {
-        Type::Paren(p) => strip_parens(&p.elem),
-        Type::Group(g) => strip_parens(&g.elem),
-        other => other,
-    }
-}
-
 fn mixed_float_tuple<'t>(ty: &'t Type, aliases: &BTreeSet<String>) -> Option<&'t syn::TypeTuple> {
     match ty {
         Type::Paren(p) => mixed_float_tuple(&p.elem, aliases),
